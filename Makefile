@@ -1,0 +1,38 @@
+# SketchEase: the two commands a newcomer needs are `make demo` and `make test`.
+# Both install what is missing (Debian packages, the face model, example photos) first.
+SHELL := /bin/bash
+SWIFT ?= swift
+OUT ?= out/demo
+BIN := .build/release/sketchease
+
+.PHONY: demo test setup deps model examples build clean
+
+## demo: install what is missing, build, and sketch every face in examples/ into out/demo/
+demo: build
+	$(BIN) batch examples --out $(OUT) --overwrite
+	@echo "Sketches written to $(OUT)/"
+
+## test: install what is missing and run the whole test suite
+test: setup
+	$(SWIFT) build --build-tests
+	$(SWIFT) test
+
+## setup: Debian packages, the CenterFace model and the example photos (idempotent)
+setup:
+	scripts/setup.sh all
+
+deps:
+	scripts/setup.sh deps
+
+model:
+	scripts/setup.sh model
+
+examples:
+	scripts/setup.sh examples
+
+## build: the release binary at .build/release/sketchease
+build: setup
+	$(SWIFT) build -c release --product sketchease
+
+clean:
+	rm -rf .build out

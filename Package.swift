@@ -1,0 +1,56 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// OpenCV is linked library by library: the pkg-config route pulls in ~55 libraries
+// and triples start-up time. Only the modules the face detector uses are named.
+let openCVLibraries: [LinkerSetting] = ["opencv_core", "opencv_imgproc", "opencv_objdetect", "opencv_dnn", "m"]
+    .map { .linkedLibrary($0) }
+
+let package = Package(
+    name: "SketchEase",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "sketchease", targets: ["SketchEaseCLI"]),
+        .library(name: "SketchEase", targets: ["SketchEase"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // libvips and glib, found through pkg-config.
+        .systemLibrary(
+            name: "CLibVips",
+            pkgConfig: "vips",
+            providers: [.apt(["libvips-dev"])]
+        ),
+        // A tiny C shim over libvips' generic operation API: Swift cannot call variadic functions.
+        .target(name: "CVips", dependencies: ["CLibVips"]),
+        // Swift over libvips: an immutable, reference-owning VipsImage and typed errors.
+        .target(name: "Vips", dependencies: ["CVips"]),
+        // extern "C" over OpenCV's DNN and cascade face detectors; catches every C++ exception.
+        .target(
+            name: "CFaceDetect",
+            cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4"])],
+            linkerSettings: openCVLibraries
+        ),
+        .target(name: "FaceDetector", dependencies: ["CFaceDetect", "Vips"]),
+        .target(name: "Filters", dependencies: ["Vips"]),
+        .target(name: "SketchEase", dependencies: ["Vips", "FaceDetector", "Filters"]),
+        .executableTarget(
+            name: "SketchEaseCLI",
+            dependencies: [
+                "SketchEase",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // Paths to the example photos and model, temporary folders, synthetic images.
+        .target(name: "TestSupport", dependencies: ["Vips"], path: "Tests/TestSupport"),
+        .testTarget(name: "VipsTests", dependencies: ["Vips", "TestSupport"]),
+        .testTarget(name: "FaceDetectorTests", dependencies: ["FaceDetector", "Vips", "TestSupport"]),
+        .testTarget(name: "FiltersTests", dependencies: ["Filters", "Vips", "TestSupport"]),
+        .testTarget(name: "SketchEaseTests", dependencies: ["SketchEase", "TestSupport"]),
+        // Runs the built `sketchease` binary end to end.
+        .testTarget(name: "SketchEaseCLITests", dependencies: ["SketchEaseCLI", "SketchEase", "TestSupport"]),
+    ],
+    cxxLanguageStandard: .cxx17
+)

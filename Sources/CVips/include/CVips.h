@@ -1,0 +1,55 @@
+/*
+ * CVips: the few non-variadic entry points Swift needs over libvips' generic
+ * operation API. Every libvips operation is reached by name through
+ * sk_op_new / sk_op_set_* / sk_op_build / sk_op_get_*; no per-operation code
+ * lives here. All logic stays in Swift (module Vips).
+ */
+#ifndef SKETCHEASE_CVIPS_H
+#define SKETCHEASE_CVIPS_H
+
+#include <vips/vips.h>
+
+/* Start libvips once; returns 0 on success. Safe to call repeatedly. */
+int sk_vips_start(const char *program_name);
+
+/* Take the text of libvips' global error buffer and clear it.
+ * Returns a newly allocated string (free with g_free), never NULL. */
+char *sk_vips_error_take(void);
+
+/* Append a message to libvips' error buffer (domain "sketchease"). */
+void sk_vips_error_set(const char *message);
+
+/* A new, unbuilt operation by nickname ("gaussblur") or NULL if unknown. */
+VipsOperation *sk_op_new(const char *name);
+
+/* Setters return 0 on success, -1 with the error buffer set. Values are
+ * converted to the argument's type by GObject where a transform exists. */
+int sk_op_set_image(VipsOperation *op, const char *name, VipsImage *image);
+int sk_op_set_images(VipsOperation *op, const char *name, VipsImage **images, int count);
+int sk_op_set_int(VipsOperation *op, const char *name, int value);
+int sk_op_set_double(VipsOperation *op, const char *name, double value);
+int sk_op_set_bool(VipsOperation *op, const char *name, int value);
+int sk_op_set_string(VipsOperation *op, const char *name, const char *value);
+int sk_op_set_doubles(VipsOperation *op, const char *name, const double *values, int count);
+/* Enums and flags by their nickname, e.g. "multiply", "centre". */
+int sk_op_set_enum(VipsOperation *op, const char *name, const char *nick);
+
+/* Build through the operation cache. Consumes op; returns the built
+ * operation (to read outputs from, then sk_op_finish) or NULL on error. */
+VipsOperation *sk_op_build(VipsOperation *op);
+
+/* Outputs of a built operation. Images come with a new reference. */
+VipsImage *sk_op_get_image(VipsOperation *op, const char *name);
+double sk_op_get_double(VipsOperation *op, const char *name);
+int sk_op_get_int(VipsOperation *op, const char *name);
+
+/* Drop the operation's references to its outputs, then the operation. */
+void sk_op_finish(VipsOperation *op);
+
+/* Metadata helpers over GValue-typed fields. */
+int sk_image_has_field(VipsImage *image, const char *name);
+int sk_image_get_int(VipsImage *image, const char *name, int fallback);
+/* A NULL-terminated array of field names; free with g_strfreev. */
+char **sk_image_fields(VipsImage *image);
+
+#endif

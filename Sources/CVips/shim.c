@@ -1,0 +1,177 @@
+#include "CVips.h"
+
+int sk_vips_start(const char *program_name) {
+    return VIPS_INIT(program_name ? program_name : "sketchease");
+}
+
+char *sk_vips_error_take(void) {
+    char *text = g_strdup(vips_error_buffer());
+    vips_error_clear();
+    return text;
+}
+
+void sk_vips_error_set(const char *message) {
+    vips_error("sketchease", "%s", message);
+}
+
+VipsOperation *sk_op_new(const char *name) {
+    return vips_operation_new(name);
+}
+
+/* Set one property from a GValue, checking the argument exists first so a
+ * typo is an error, not a GLib warning. */
+static int set_value(VipsOperation *op, const char *name, const GValue *value) {
+    GParamSpec *spec = g_object_class_find_property(G_OBJECT_GET_CLASS(op), name);
+    if (!spec) {
+        vips_error("sketchease", "operation %s has no argument \"%s\"",
+                   VIPS_OBJECT_GET_CLASS(op)->nickname, name);
+        return -1;
+    }
+    if (!g_value_type_transformable(G_VALUE_TYPE(value), G_PARAM_SPEC_VALUE_TYPE(spec))) {
+        vips_error("sketchease", "argument \"%s\" of %s cannot take a %s", name,
+                   VIPS_OBJECT_GET_CLASS(op)->nickname, G_VALUE_TYPE_NAME(value));
+        return -1;
+    }
+    g_object_set_property(G_OBJECT(op), name, value);
+    return 0;
+}
+
+int sk_op_set_image(VipsOperation *op, const char *name, VipsImage *image) {
+    GValue value = G_VALUE_INIT;
+    g_value_init(&value, VIPS_TYPE_IMAGE);
+    g_value_set_object(&value, image);
+    int result = set_value(op, name, &value);
+    g_value_unset(&value);
+    return result;
+}
+
+int sk_op_set_images(VipsOperation *op, const char *name, VipsImage **images, int count) {
+    GValue value = G_VALUE_INIT;
+    g_value_init(&value, VIPS_TYPE_ARRAY_IMAGE);
+    VipsArrayImage *array = vips_array_image_new(images, count);
+    g_value_set_boxed(&value, array);
+    vips_area_unref(VIPS_AREA(array));
+    int result = set_value(op, name, &value);
+    g_value_unset(&value);
+    return result;
+}
+
+int sk_op_set_int(VipsOperation *op, const char *name, int v) {
+    GValue value = G_VALUE_INIT;
+    g_value_init(&value, G_TYPE_INT);
+    g_value_set_int(&value, v);
+    int result = set_value(op, name, &value);
+    g_value_unset(&value);
+    return result;
+}
+
+int sk_op_set_double(VipsOperation *op, const char *name, double v) {
+    GValue value = G_VALUE_INIT;
+    g_value_init(&value, G_TYPE_DOUBLE);
+    g_value_set_double(&value, v);
+    int result = set_value(op, name, &value);
+    g_value_unset(&value);
+    return result;
+}
+
+int sk_op_set_bool(VipsOperation *op, const char *name, int v) {
+    GValue value = G_VALUE_INIT;
+    g_value_init(&value, G_TYPE_BOOLEAN);
+    g_value_set_boolean(&value, v ? TRUE : FALSE);
+    int result = set_value(op, name, &value);
+    g_value_unset(&value);
+    return result;
+}
+
+int sk_op_set_string(VipsOperation *op, const char *name, const char *v) {
+    GValue value = G_VALUE_INIT;
+    g_value_init(&value, G_TYPE_STRING);
+    g_value_set_string(&value, v);
+    int result = set_value(op, name, &value);
+    g_value_unset(&value);
+    return result;
+}
+
+int sk_op_set_doubles(VipsOperation *op, const char *name, const double *values, int count) {
+    GValue value = G_VALUE_INIT;
+    g_value_init(&value, VIPS_TYPE_ARRAY_DOUBLE);
+    vips_value_set_array_double(&value, values, count);
+    int result = set_value(op, name, &value);
+    g_value_unset(&value);
+    return result;
+}
+
+int sk_op_set_enum(VipsOperation *op, const char *name, const char *nick) {
+    GParamSpec *spec = g_object_class_find_property(G_OBJECT_GET_CLASS(op), name);
+    if (!spec) {
+        vips_error("sketchease", "operation %s has no argument \"%s\"",
+                   VIPS_OBJECT_GET_CLASS(op)->nickname, name);
+        return -1;
+    }
+    GType type = G_PARAM_SPEC_VALUE_TYPE(spec);
+    GValue value = G_VALUE_INIT;
+    g_value_init(&value, type);
+    if (G_TYPE_IS_ENUM(type)) {
+        int v = vips_enum_from_nick("sketchease", type, nick);
+        if (v < 0) { g_value_unset(&value); return -1; }
+        g_value_set_enum(&value, v);
+    } else if (G_TYPE_IS_FLAGS(type)) {
+        int v = vips_flags_from_nick("sketchease", type, nick);
+        if (v < 0) { g_value_unset(&value); return -1; }
+        g_value_set_flags(&value, (guint) v);
+    } else {
+        g_value_unset(&value);
+        vips_error("sketchease", "argument \"%s\" is not an enum", name);
+        return -1;
+    }
+    g_object_set_property(G_OBJECT(op), name, &value);
+    g_value_unset(&value);
+    return 0;
+}
+
+VipsOperation *sk_op_build(VipsOperation *op) {
+    if (vips_cache_operation_buildp(&op)) {
+        vips_object_unref_outputs(VIPS_OBJECT(op));
+        g_object_unref(op);
+        return NULL;
+    }
+    return op;
+}
+
+VipsImage *sk_op_get_image(VipsOperation *op, const char *name) {
+    VipsImage *image = NULL;
+    g_object_get(G_OBJECT(op), name, &image, NULL);
+    return image;
+}
+
+double sk_op_get_double(VipsOperation *op, const char *name) {
+    double v = 0;
+    g_object_get(G_OBJECT(op), name, &v, NULL);
+    return v;
+}
+
+int sk_op_get_int(VipsOperation *op, const char *name) {
+    int v = 0;
+    g_object_get(G_OBJECT(op), name, &v, NULL);
+    return v;
+}
+
+void sk_op_finish(VipsOperation *op) {
+    vips_object_unref_outputs(VIPS_OBJECT(op));
+    g_object_unref(op);
+}
+
+int sk_image_has_field(VipsImage *image, const char *name) {
+    return vips_image_get_typeof(image, name) != 0;
+}
+
+int sk_image_get_int(VipsImage *image, const char *name, int fallback) {
+    int v;
+    if (vips_image_get_typeof(image, name) == 0 || vips_image_get_int(image, name, &v))
+        return fallback;
+    return v;
+}
+
+char **sk_image_fields(VipsImage *image) {
+    return vips_image_get_fields(image);
+}

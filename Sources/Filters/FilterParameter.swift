@@ -1,0 +1,80 @@
+/// One typed, documented parameter of a filter.
+public struct FilterParameter: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        case number(range: ClosedRange<Double>, defaultValue: Double)
+        case integer(range: ClosedRange<Int>, defaultValue: Int)
+        case flag(defaultValue: Bool)
+        case choice(options: [String], defaultValue: String)
+        /// A colour as `#rrggbb`.
+        case colour(defaultValue: String)
+        /// A file path (may be empty).
+        case path(defaultValue: String)
+    }
+
+    public let id: String
+    public let summary: String
+    public let kind: Kind
+
+    public init(_ id: String, _ kind: Kind, _ summary: String) {
+        self.id = id; self.kind = kind; self.summary = summary
+    }
+
+    public var defaultValue: ParameterValue {
+        switch kind {
+        case .number(_, let d): .number(d)
+        case .integer(_, let d): .integer(d)
+        case .flag(let d): .flag(d)
+        case .choice(_, let d): .text(d)
+        case .colour(let d): .text(d)
+        case .path(let d): .text(d)
+        }
+    }
+
+    /// The accepted values, for help text: "0.5...4 (default 1.5)".
+    public var rangeDescription: String {
+        switch kind {
+        case .number(let r, let d): "\(format(r.lowerBound))...\(format(r.upperBound)) (default \(format(d)))"
+        case .integer(let r, let d): "\(r.lowerBound)...\(r.upperBound) (default \(d))"
+        case .flag(let d): "true|false (default \(d))"
+        case .choice(let options, let d): "\(options.joined(separator: "|")) (default \(d))"
+        case .colour(let d): "#rrggbb (default \(d))"
+        case .path(let d): d.isEmpty ? "file path (default none)" : "file path (default \(d))"
+        }
+    }
+
+    /// Parses and checks a value given as text; throws a message naming the parameter and range.
+    public func parse(_ text: String) throws -> ParameterValue {
+        let fail = { FilterError.invalidParameter("\(id)=\(text): expected \(rangeDescription)") }
+        switch kind {
+        case .number(let range, _):
+            guard let v = Double(text), v.isFinite, range.contains(v) else { throw fail() }
+            return .number(v)
+        case .integer(let range, _):
+            guard let v = Int(text), range.contains(v) else { throw fail() }
+            return .integer(v)
+        case .flag:
+            switch text.lowercased() {
+            case "true", "yes", "on", "1": return .flag(true)
+            case "false", "no", "off", "0": return .flag(false)
+            default: throw fail()
+            }
+        case .choice(let options, _):
+            guard options.contains(text) else { throw fail() }
+            return .text(text)
+        case .colour:
+            guard RGBColour(hex: text) != nil else { throw fail() }
+            return .text(text.lowercased())
+        case .path:
+            return .text(text)
+        }
+    }
+
+    /// Checks an already-typed value (from a JSON plan or session).
+    public func validate(_ value: ParameterValue) throws -> ParameterValue {
+        try parse(value.text)
+    }
+}
+
+private func format(_ v: Double) -> String {
+    v == v.rounded() && abs(v) < 1e9 ? String(Int(v)) : String(v)
+}

@@ -1,0 +1,30 @@
+import Vips
+
+/// A sketch style: a libvips pipeline over a face crop, with typed parameters.
+///
+/// `apply` receives an upright, 3-band, 8-bit sRGB crop (the padded face region) and returns an
+/// image of the same size, 3-band 8-bit sRGB. It must be deterministic: any noise is seeded
+/// from `context.seed`.
+public protocol SketchFilter: Sendable {
+    /// Short, stable identifier used on the command line and in plans ("pencil").
+    var id: String { get }
+    /// Display name ("Pencil").
+    var name: String { get }
+    /// One sentence for `sketchease filters`.
+    var summary: String { get }
+    var parameters: [FilterParameter] { get }
+
+    func apply(to crop: VipsImage, settings: FilterSettings, context: FilterContext) throws -> VipsImage
+}
+
+/// What a filter knows about where it runs.
+public struct FilterContext: Sendable {
+    /// Shorter side of the face box in pixels, so strokes scale with the face, not the photo.
+    public var faceSize: Double
+    /// Seed for any texture or noise; derived from the face so re-renders are identical.
+    public var seed: Int
+
+    public init(faceSize: Double, seed: Int = 0) {
+        self.faceSize = faceSize; self.seed = seed
+    }
+}

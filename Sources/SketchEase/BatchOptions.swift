@@ -1,0 +1,20 @@
+/// Everything `sketchease batch` needs to know besides the inputs.
+public struct BatchOptions: Sendable {
+    public var outputFolder: String
+    /// The style for every face (unless a plan says otherwise).
+    public var style: FaceStyle
+    public var detection: DetectionOptions
+    public var render: RenderOptions
+    public var export: ExportOptions
+    /// Photos processed at once.
+    public var jobs: Int
+    /// Inputs with more pixels are refused (0 = no limit).
+    public var pixelLimit: Int
+
+    public init(outputFolder: String, style: FaceStyle, detection: DetectionOptions = .init(),
+                render: RenderOptions = .init(), export: ExportOptions = .init(), jobs: Int = 1,
+                pixelLimit: Int = Photo.defaultPixelLimit) {
+        self.outputFolder = outputFolder; self.style = style; self.detection = detection
+        self.render = render; self.export = export; self.jobs = jobs; self.pixelLimit = pixelLimit
+    }
+}

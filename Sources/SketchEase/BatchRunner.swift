@@ -1,0 +1,93 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// Runs the whole job over many photos: load, detect, sketch every face, export.
+///
+/// Photos are processed `jobs` at a time, each worker with its own detector. A bad photo is
+/// recorded and the batch goes on.
+public struct BatchRunner: Sendable {
+    public var options: BatchOptions
+    public var registry: FilterRegistry
+    /// Makes one detector per worker.
+    public var makeDetector: @Sendable () throws -> OpenCVFaceDetector
+
+    public init(options: BatchOptions, registry: FilterRegistry = .standard,
+                makeDetector: @escaping @Sendable () throws -> OpenCVFaceDetector) {
+        self.options = options; self.registry = registry; self.makeDetector = makeDetector
+    }
+
+    /// Processes `files`; `progress` is called after each photo with (done, total, entry).
+    public func run(_ files: [InputFile],
+                    progress: @Sendable (Int, Int, BatchReport.Entry) -> Void = { _, _, _ in }) throws -> BatchReport {
+        try FileManager.default.createDirectory(atPath: options.outputFolder, withIntermediateDirectories: true)
+        let results = Mutex<[Int: BatchReport.Entry]>([:])
+        let next = Atomic<Int>(0)
+        let workers = max(1, min(options.jobs, files.count))
+        let setupError = Mutex<Error?>(nil)
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            let detector: OpenCVFaceDetector
+            do { detector = try makeDetector() } catch {
+                setupError.withLock { $0 = $0 ?? error }
+                return
+            }
+            while true {
+                let index = next.add(1, ordering: .relaxed).oldValue
+                guard index < files.count else { return }
+                let entry = process(files[index], detector: detector)
+                let done = results.withLock { table -> Int in
+                    table[index] = entry
+                    return table.count
+                }
+                progress(done, files.count, entry)
+            }
+        }
+        if let error = setupError.withLock({ $0 }) { throw error }
+        var report = BatchReport()
+        report.entries = results.withLock { table in files.indices.compactMap { table[$0] } }
+        return report
+    }
+
+    /// One photo, start to finish. Never throws: every problem becomes a failed outcome.
+    public func process(_ file: InputFile, detector: OpenCVFaceDetector) -> BatchReport.Entry {
+        let start = DispatchTime.now()
+        let output = (options.outputFolder as NSString).appendingPathComponent(file.outputName)
+        let outcome: BatchReport.Outcome
+        do {
+            if !options.export.overwrite, FileManager.default.fileExists(atPath: output) {
+                outcome = .skipped(output: output)
+            } else {
+                let faces = try render(file, to: output, detector: detector)
+                outcome = .written(output: output, faces: faces)
+            }
+        } catch let error as PhotoError {
+            outcome = .failed(error)
+        } catch {
+            outcome = .failed(PhotoError(path: file.path, reason: .other("\(error)")))
+        }
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+        return BatchReport.Entry(input: file.path, outcome: outcome, seconds: seconds)
+    }
+
+    private func render(_ file: InputFile, to output: String, detector: OpenCVFaceDetector) throws -> Int {
+        let photo = try Photo.load(path: file.path, pixelLimit: options.pixelLimit)
+        let faces: [DetectedFace]
+        do {
+            faces = try detector.detect(in: photo.detectionCopy(maxSide: options.detection.maxSide),
+                                        options: options.detection, fullSize: (photo.width, photo.height))
+        } catch let error as VipsError {
+            throw PhotoError(path: file.path, reason: .corrupt(error.message))
+        }
+        let styled = faces.map { StyledFace(box: $0.box, style: options.style) }
+        let compositor = FaceCompositor(registry: registry, options: options.render)
+        let image = try compositor.render(photo.rgb, faces: styled)
+        let folder = (output as NSString).deletingLastPathComponent
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            throw PhotoError(path: folder, reason: .outputNotWritable("cannot create folder"))
+        }
+        try PNGExporter.write(image, alpha: photo.alpha, to: output, source: file.path, options: options.export)
+        return faces.count
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+
+/// Draws styled faces into a photo: each style runs on a padded crop only and is blended back
+/// through a feathered elliptical mask.
+///
+/// Faces whose padded regions overlap are handled as one group: the filter runs once on the
+/// group's crop and the faces' ellipses are merged (per-pixel maximum) into one mask, so
+/// overlapping faces show no seam.
+public struct FaceCompositor: Sendable {
+    public var registry: FilterRegistry
+    public var options: RenderOptions
+
+    public init(registry: FilterRegistry = .standard, options: RenderOptions = .init()) {
+        self.registry = registry; self.options = options
+    }
+
+    /// A pure function of the image and the faces; the input image is not changed.
+    public func render(_ image: VipsImage, faces: [StyledFace]) throws -> VipsImage {
+        let bounds = PixelRect(x: 0, y: 0, width: image.width, height: image.height)
+        let regions = faces.compactMap { face -> (StyledFace, PixelRect)? in
+            guard let r = PixelRect(enclosing: face.box.grown(by: options.boxScale)).clipped(to: bounds) else { return nil }
+            return (face, r)
+        }
+        var out = image
+        for group in Self.overlapGroups(regions.map(\.1)) {
+            let rect = group.map { regions[$0].1 }.reduce(regions[group[0]].1) { $0.union($1) }
+            let members = group.map { regions[$0].0 }
+            let crop = try image.crop(x: rect.x, y: rect.y, width: rect.width, height: rect.height)
+            var drawn = crop
+            // One pass per distinct style in the group, in the order faces were given.
+            var styles: [FaceStyle] = []
+            for m in members where !styles.contains(m.style) { styles.append(m.style) }
+            for style in styles {
+                let faces = members.filter { $0.style == style }
+                let filter = try registry.filter(style.filterID)
+                let faceSize = faces.map { min($0.box.width, $0.box.height) }.reduce(0, +) / Double(faces.count)
+                let context = FilterContext(faceSize: max(faceSize, 1), seed: Self.seed(for: faces[0].box))
+                let filtered = try filter.apply(to: crop, settings: style.settings, context: context)
+                let mask = try mask(for: faces.map(\.box), in: rect)
+                drawn = try mask.ifThenElse(filtered, drawn, blend: true)
+            }
+            out = try out.inserting(drawn, x: rect.x, y: rect.y)
+        }
+        return out
+    }
+
+    /// One 8-bit mask over `rect`: 255 inside each face's ellipse, fading to 0 at its rim.
+    func mask(for boxes: [FaceBox], in rect: PixelRect) throws -> VipsImage {
+        let coords = try VipsImage.coordinates(width: rect.width, height: rect.height)
+        let feather = max(options.feather, 0.001)
+        let masks = try boxes.map { box -> VipsImage in
+            let grown = box.grown(by: options.boxScale)
+            let rx = grown.width / 2, ry = grown.height / 2
+            let cx = grown.center.x - Double(rect.x), cy = grown.center.y - Double(rect.y)
+            // Normalised offsets from the centre, then the elliptical radius r = |offset|.
+            let offset = try coords.linear([1 / rx, 1 / ry], [-cx / rx, -cy / ry])
+            let squared = try offset.multiply(offset)
+            let radius = try squared.extractBands(0).add(squared.extractBands(1)).math2("pow", constant: [0.5])
+            // 1 inside r <= 1 - feather, 0 beyond r = 1, linear in between; cast clips to 0...255.
+            return try radius.linear(-255 / feather, 255 / feather).cast("uchar")
+        }
+        return masks.count == 1 ? masks[0] : try VipsImage.bandrank(masks, index: masks.count - 1)
+    }
+
+    /// Indices of regions, grouped so that overlapping regions (transitively) share a group.
+    static func overlapGroups(_ rects: [PixelRect]) -> [[Int]] {
+        var parent = Array(rects.indices)
+        func root(_ i: Int) -> Int {
+            var i = i
+            while parent[i] != i { parent[i] = parent[parent[i]]; i = parent[i] }
+            return i
+        }
+        for i in rects.indices {
+            for j in rects.indices where j > i && rects[i].intersects(rects[j]) {
+                parent[root(j)] = root(i)
+            }
+        }
+        var groups: [Int: [Int]] = [:]
+        for i in rects.indices { groups[root(i), default: []].append(i) }
+        return groups.values.sorted { $0[0] < $1[0] }
+    }
+
+    /// A stable seed from a face's position, so textures do not change between renders.
+    static func seed(for box: FaceBox) -> Int {
+        (Int(box.x.rounded()) &* 73_856_093) ^ (Int(box.y.rounded()) &* 19_349_663) & 0x7fff_ffff
+    }
+}
+
+/// An integer pixel rectangle.
+struct PixelRect: Equatable {
+    var x: Int, y: Int, width: Int, height: Int
+
+    init(x: Int, y: Int, width: Int, height: Int) {
+        self.x = x; self.y = y; self.width = width; self.height = height
+    }
+
+    /// The smallest pixel rectangle containing `box`.
+    init(enclosing box: FaceBox) {
+        let x0 = Int(box.x.rounded(.down)), y0 = Int(box.y.rounded(.down))
+        let x1 = Int(box.maxX.rounded(.up)), y1 = Int(box.maxY.rounded(.up))
+        self.init(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+
+    var maxX: Int { x + width }
+    var maxY: Int { y + height }
+
+    func clipped(to other: PixelRect) -> PixelRect? {
+        let x0 = max(x, other.x), y0 = max(y, other.y)
+        let x1 = min(maxX, other.maxX), y1 = min(maxY, other.maxY)
+        return x1 > x0 && y1 > y0 ? PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0) : nil
+    }
+
+    func intersects(_ other: PixelRect) -> Bool { clipped(to: other) != nil }
+
+    func union(_ other: PixelRect) -> PixelRect {
+        let x0 = min(x, other.x), y0 = min(y, other.y)
+        return PixelRect(x: x0, y: y0, width: max(maxX, other.maxX) - x0, height: max(maxY, other.maxY) - y0)
+    }
+}

@@ -1,0 +1,40 @@
+/// The style chosen for one face: a filter and its settings.
+public struct FaceStyle: Sendable, Equatable, Hashable, Codable {
+    public var filterID: String
+    public var settings: FilterSettings
+
+    public init(filterID: String, settings: FilterSettings) {
+        self.filterID = filterID; self.settings = settings
+    }
+
+    /// A style with default settings, checked against the registry.
+    public static func named(_ id: String, registry: FilterRegistry = .standard) throws -> FaceStyle {
+        FaceStyle(filterID: try registry.filter(id).id, settings: try registry.settings(for: id, assignments: [:]))
+    }
+
+    enum CodingKeys: String, CodingKey { case filterID = "filter", parameters }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let id = try c.decode(String.self, forKey: .filterID)
+        let values = try c.decodeIfPresent([String: ParameterValue].self, forKey: .parameters) ?? [:]
+        filterID = id
+        settings = try FilterRegistry.standard.settings(for: id, values: values)
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(filterID, forKey: .filterID)
+        if !settings.values.isEmpty { try c.encode(settings.values, forKey: .parameters) }
+    }
+}
+
+/// A face box with the style to draw it in.
+public struct StyledFace: Sendable, Equatable {
+    public var box: FaceBox
+    public var style: FaceStyle
+
+    public init(box: FaceBox, style: FaceStyle) {
+        self.box = box; self.style = style
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+
+/// One photo to process and where its output goes.
+public struct InputFile: Sendable, Equatable {
+    public var path: String
+    /// Output path relative to the output folder ("trip/beach.png").
+    public var outputName: String
+}
+
+/// Expands the command line's files and folders into photos, with output names.
+public enum InputCollector {
+    /// File name suffixes taken from folders (a file named explicitly is always tried).
+    public static let imageSuffixes: Set<String> = [
+        "jpg", "jpeg", "jpe", "png", "tif", "tiff", "webp", "heic", "heif", "avif", "gif", "bmp", "jp2", "jxl",
+    ]
+
+    /// Returns the photos in command-line order (each folder's files sorted by name), and the
+    /// inputs that could not be used (missing, unreadable folders).
+    public static func collect(_ inputs: [String], recursive: Bool) -> (files: [InputFile], problems: [PhotoError]) {
+        let fm = FileManager.default
+        var files: [InputFile] = []
+        var problems: [PhotoError] = []
+        var visited = Set<String>()
+        for input in inputs {
+            var isDirectory: ObjCBool = false
+            guard fm.fileExists(atPath: input, isDirectory: &isDirectory) else {
+                problems.append(PhotoError(path: input, reason: .notFound))
+                continue
+            }
+            if !isDirectory.boolValue {
+                files.append(InputFile(path: input, outputName: stem(of: input) + ".png"))
+                continue
+            }
+            walk(folder: input, relative: "", recursive: recursive, visited: &visited, files: &files, problems: &problems)
+        }
+        return (disambiguate(files), problems)
+    }
+
+    private static func walk(folder: String, relative: String, recursive: Bool, visited: inout Set<String>,
+                             files: inout [InputFile], problems: inout [PhotoError]) {
+        let fm = FileManager.default
+        // A folder reached twice (a symlink loop, or two links to one place) is walked once.
+        let real = URL(fileURLWithPath: folder).resolvingSymlinksInPath().path
+        guard visited.insert(real).inserted else { return }
+        let names: [String]
+        do {
+            names = try fm.contentsOfDirectory(atPath: folder).sorted()
+        } catch {
+            problems.append(PhotoError(path: folder, reason: .notReadable))
+            return
+        }
+        for name in names where !name.hasPrefix(".") {
+            let path = (folder as NSString).appendingPathComponent(name)
+            var isDirectory: ObjCBool = false
+            guard fm.fileExists(atPath: path, isDirectory: &isDirectory) else { continue }
+            if isDirectory.boolValue {
+                if recursive {
+                    walk(folder: path, relative: relative + name + "/", recursive: true, visited: &visited,
+                         files: &files, problems: &problems)
+                }
+            } else if imageSuffixes.contains((name as NSString).pathExtension.lowercased()) {
+                files.append(InputFile(path: path, outputName: relative + stem(of: name) + ".png"))
+            }
+        }
+    }
+
+    private static func stem(of path: String) -> String {
+        ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+    }
+
+    /// Two inputs with one output name ("a.jpg", "a.png"): later ones keep their suffix ("a.png.png").
+    private static func disambiguate(_ files: [InputFile]) -> [InputFile] {
+        var taken = Set<String>()
+        return files.map { file in
+            var f = file
+            if !taken.insert(f.outputName).inserted {
+                let dir = (f.outputName as NSString).deletingLastPathComponent
+                let name = (f.path as NSString).lastPathComponent + ".png"
+                f.outputName = dir.isEmpty ? name : dir + "/" + name
+                taken.insert(f.outputName)
+            }
+            return f
+        }
+    }
+}

@@ -1,0 +1,11 @@
+/// How styled faces are cut out and blended back.
+public struct RenderOptions: Sendable, Equatable, Codable {
+    /// Each face box is grown by this factor about its centre before filtering (hair, chin).
+    public var boxScale: Double
+    /// Width of the soft edge of the elliptical mask, as a fraction of its radius (0 = hard edge).
+    public var feather: Double
+
+    public init(boxScale: Double = 1.3, feather: Double = 0.3) {
+        self.boxScale = boxScale; self.feather = feather
+    }
+}

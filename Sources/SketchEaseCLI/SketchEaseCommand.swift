@@ -1,0 +1,21 @@
+import ArgumentParser
+
+@main
+struct SketchEaseCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sketchease",
+        abstract: "Turn the faces in your photos into sketches.",
+        discussion: """
+            Faces are found automatically; each gets a sketch style (see `sketchease filters`). \
+            Outputs are 8-bit sRGB PNGs with private metadata (GPS, EXIF) removed. \
+            Your original photos are never modified.
+
+            Examples:
+              sketchease batch photos/ --out sketches/
+              sketchease batch party.jpg --filter pencil --param darkness=2 --out out/
+              sketchease detect group.jpg --json
+            """,
+        version: "0.1.0",
+        subcommands: [BatchCommand.self, DetectCommand.self, FiltersCommand.self]
+    )
+}

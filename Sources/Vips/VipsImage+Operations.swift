@@ -1,0 +1,234 @@
+import CVips
+/// Typed Swift faces for the libvips operations SketchEase uses. Each returns a new image.
+extension VipsImage {
+    // MARK: Geometry
+
+    /// Applies the EXIF orientation tag and removes it, so pixels are upright.
+    public func autorotated() throws -> VipsImage {
+        try VipsCall.image("autorot", ["in": .image(self)])
+    }
+
+    public func crop(x: Int, y: Int, width: Int, height: Int) throws -> VipsImage {
+        try VipsCall.image("extract_area", [
+            "input": .image(self), "left": .int(x), "top": .int(y), "width": .int(width), "height": .int(height),
+        ])
+    }
+
+    /// Pastes `sub` over this image at (x, y).
+    public func inserting(_ sub: VipsImage, x: Int, y: Int) throws -> VipsImage {
+        try VipsCall.image("insert", ["main": .image(self), "sub": .image(sub), "x": .int(x), "y": .int(y)])
+    }
+
+    /// Places the image on a larger canvas; `extend` is a libvips extend nickname (black, copy, mirror, white).
+    public func embed(x: Int, y: Int, width: Int, height: Int, extend: String = "black") throws -> VipsImage {
+        try VipsCall.image("embed", [
+            "in": .image(self), "x": .int(x), "y": .int(y), "width": .int(width), "height": .int(height),
+            "extend": .nick(extend),
+        ])
+    }
+
+    /// Resamples by `scale` (and `verticalScale` if different) with a Lanczos kernel.
+    public func resize(scale: Double, verticalScale: Double? = nil, kernel: String = "lanczos3") throws -> VipsImage {
+        var call: VipsCall
+        if let verticalScale {
+            call = try VipsCall("resize", ["in": .image(self), "scale": .double(scale), "vscale": .double(verticalScale), "kernel": .nick(kernel)])
+        } else {
+            call = try VipsCall("resize", ["in": .image(self), "scale": .double(scale), "kernel": .nick(kernel)])
+        }
+        return try call.image()
+    }
+
+    /// Rotates by a multiple of 90 degrees ("d90", "d180", "d270").
+    public func rotated(_ angle: String) throws -> VipsImage {
+        try VipsCall.image("rot", ["in": .image(self), "angle": .nick(angle)])
+    }
+
+    /// Rotates by any angle in degrees (positive = clockwise), enlarging the canvas; new pixels get `background`.
+    public func rotated(degrees: Double, background: [Double] = [0]) throws -> VipsImage {
+        try VipsCall.image("rotate", ["in": .image(self), "angle": .double(degrees), "background": .doubles(background)])
+    }
+
+    /// Mirrors along "horizontal" or "vertical".
+    public func flipped(_ direction: String) throws -> VipsImage {
+        try VipsCall.image("flip", ["in": .image(self), "direction": .nick(direction)])
+    }
+
+    /// Repeats the image `across` × `down` times.
+    public func tiled(across: Int, down: Int) throws -> VipsImage {
+        try VipsCall.image("replicate", ["in": .image(self), "across": .int(across), "down": .int(down)])
+    }
+
+    // MARK: Bands, formats and colour
+
+    public func extractBands(_ first: Int, count: Int = 1) throws -> VipsImage {
+        try VipsCall.image("extract_band", ["in": .image(self), "band": .int(first), "n": .int(count)])
+    }
+
+    public static func bandjoin(_ images: [VipsImage]) throws -> VipsImage {
+        try VipsCall.image("bandjoin", ["in": .images(images)])
+    }
+
+    public func bandjoin(_ other: VipsImage) throws -> VipsImage { try Self.bandjoin([self, other]) }
+
+    /// Converts the band format ("uchar", "float", ...), clipping to the new range.
+    public func cast(_ format: String) throws -> VipsImage {
+        try VipsCall.image("cast", ["in": .image(self), "format": .nick(format)])
+    }
+
+    /// Converts to an interpretation ("srgb", "b-w", "lab", "hsv", ...).
+    public func colourspace(_ space: String) throws -> VipsImage {
+        try VipsCall.image("colourspace", ["in": .image(self), "space": .nick(space)])
+    }
+
+    /// Converts through the embedded ICC profile to sRGB.
+    public func iccToSRGB() throws -> VipsImage {
+        try VipsCall.image("icc_transform", [
+            "in": .image(self), "output_profile": .string("srgb"), "embedded": .bool(true), "intent": .nick("perceptual"),
+        ])
+    }
+
+    /// Sets the interpretation without touching pixels.
+    public func reinterpreted(as space: String) throws -> VipsImage {
+        try VipsCall.image("copy", ["in": .image(self), "interpretation": .nick(space)])
+    }
+
+    /// Composites this image over a solid background, removing alpha.
+    public func flattened(background: [Double]) throws -> VipsImage {
+        try VipsCall.image("flatten", ["in": .image(self), "background": .doubles(background)])
+    }
+
+    // MARK: Arithmetic
+
+    /// `self * a + b`, per band (a one-element array applies to all bands). Output is float.
+    public func linear(_ a: [Double], _ b: [Double]) throws -> VipsImage {
+        try VipsCall.image("linear", ["in": .image(self), "a": .doubles(a), "b": .doubles(b)])
+    }
+
+    public func linear(_ a: Double, _ b: Double) throws -> VipsImage { try linear([a], [b]) }
+
+    /// `255 - v` for 8-bit images (the range maximum in general).
+    public func inverted() throws -> VipsImage { try VipsCall.image("invert", ["in": .image(self)]) }
+
+    public func add(_ other: VipsImage) throws -> VipsImage { try binary("add", other) }
+    public func subtract(_ other: VipsImage) throws -> VipsImage { try binary("subtract", other) }
+    public func multiply(_ other: VipsImage) throws -> VipsImage { try binary("multiply", other) }
+    public func divide(_ other: VipsImage) throws -> VipsImage { try binary("divide", other) }
+
+    private func binary(_ name: String, _ other: VipsImage) throws -> VipsImage {
+        try VipsCall.image(name, ["left": .image(self), "right": .image(other)])
+    }
+
+    /// A per-pixel function of two images: "pow", "wop", "atan2".
+    public func math2(_ function: String, _ other: VipsImage) throws -> VipsImage {
+        try VipsCall.image("math2", ["left": .image(self), "right": .image(other), "math2": .nick(function)])
+    }
+
+    /// A per-pixel function with a constant: `pow` raises to `constant`.
+    public func math2(_ function: String, constant: [Double]) throws -> VipsImage {
+        try VipsCall.image("math2_const", ["in": .image(self), "math2": .nick(function), "c": .doubles(constant)])
+    }
+
+    /// Absolute value of each pixel.
+    public func absolute() throws -> VipsImage { try VipsCall.image("abs", ["in": .image(self)]) }
+
+    /// "sin", "cos", "exp", "log", ...: math on each pixel (degrees for trigonometry).
+    public func math(_ function: String) throws -> VipsImage {
+        try VipsCall.image("math", ["in": .image(self), "math": .nick(function)])
+    }
+
+    /// Compares with a constant: "more", "less", "equal", ... giving 255 where true, 0 where false.
+    public func relational(_ relation: String, constant: [Double]) throws -> VipsImage {
+        try VipsCall.image("relational_const", ["in": .image(self), "relational": .nick(relation), "c": .doubles(constant)])
+    }
+
+    public func relational(_ relation: String, _ other: VipsImage) throws -> VipsImage {
+        try VipsCall.image("relational", ["left": .image(self), "right": .image(other), "relational": .nick(relation)])
+    }
+
+    /// Bitwise/boolean per pixel with another image: "and", "or", "eor".
+    public func boolean(_ operation: String, _ other: VipsImage) throws -> VipsImage {
+        try VipsCall.image("boolean", ["left": .image(self), "right": .image(other), "boolean": .nick(operation)])
+    }
+
+    /// Picks `then` where this (mask) image is non-zero and `else` elsewhere; with `blend`,
+    /// an 8-bit mask mixes the two in proportion (255 = all `then`).
+    public func ifThenElse(_ then: VipsImage, _ otherwise: VipsImage, blend: Bool = false) throws -> VipsImage {
+        try VipsCall.image("ifthenelse", ["cond": .image(self), "in1": .image(then), "in2": .image(otherwise), "blend": .bool(blend)])
+    }
+
+    /// Per-pixel rank across several images: index 0 is the minimum, count - 1 the maximum.
+    public static func bandrank(_ images: [VipsImage], index: Int) throws -> VipsImage {
+        try VipsCall.image("bandrank", ["in": .images(images), "index": .int(index)])
+    }
+
+    /// Mean of the bands, one band out.
+    public func bandMean() throws -> VipsImage { try VipsCall.image("bandmean", ["in": .image(self)]) }
+
+    // MARK: Filters
+
+    /// Gaussian blur. `precision` "integer" is faster on 8-bit images but biases flat areas by a
+    /// level or two, which colour-dodge style maths amplifies; "float" is exact.
+    public func gaussianBlur(sigma: Double, minAmplitude: Double = 0.2, precision: String = "float") throws -> VipsImage {
+        try VipsCall.image("gaussblur", [
+            "in": .image(self), "sigma": .double(sigma), "min_ampl": .double(minAmplitude), "precision": .nick(precision),
+        ])
+    }
+
+    /// Convolves with a matrix image; `precision` is "float", "integer" or "approximate".
+    public func convolve(_ mask: VipsImage, precision: String = "float") throws -> VipsImage {
+        try VipsCall.image("conv", ["in": .image(self), "mask": .image(mask), "precision": .nick(precision)])
+    }
+
+    /// A convolution matrix image from rows of coefficients (scale 1, offset 0).
+    public static func matrix(_ rows: [[Double]]) throws -> VipsImage {
+        try VipsRuntime.ensureStarted()
+        let height = rows.count, width = rows.first?.count ?? 0
+        precondition(width > 0 && rows.allSatisfy { $0.count == width }, "matrix rows must be non-empty and equal in length")
+        let flat = rows.flatMap { $0 }
+        guard let made = flat.withUnsafeBufferPointer({
+            vips_image_new_matrix_from_array(Int32(width), Int32(height), $0.baseAddress, Int32($0.count))
+        }) else { throw VipsError.takeFromLibvips(operation: "matrix") }
+        return VipsImage(owning: made)
+    }
+
+    /// The rank filter: `index` of the sorted `size`×`size` neighbourhood (median = size*size/2).
+    public func rank(size: Int, index: Int) throws -> VipsImage {
+        try VipsCall.image("rank", ["in": .image(self), "width": .int(size), "height": .int(size), "index": .int(index)])
+    }
+
+    public func median(size: Int) throws -> VipsImage { try rank(size: size, index: size * size / 2) }
+
+    /// Sobel edge magnitude (8-bit in, 8-bit out).
+    public func sobel() throws -> VipsImage { try VipsCall.image("sobel", ["in": .image(self)]) }
+
+    /// Canny edge strength: float output, one band per input band.
+    public func canny(sigma: Double) throws -> VipsImage {
+        try VipsCall.image("canny", ["in": .image(self), "sigma": .double(sigma), "precision": .nick("float")])
+    }
+
+    /// Maps values through a lookup table image (one row, 256 entries for 8-bit input).
+    public func mapLUT(_ lut: VipsImage) throws -> VipsImage {
+        try VipsCall.image("maplut", ["in": .image(self), "lut": .image(lut)])
+    }
+
+    // MARK: Statistics
+
+    public func average() throws -> Double { try VipsCall("avg", ["in": .image(self)]).double() }
+    public func deviation() throws -> Double { try VipsCall("deviate", ["in": .image(self)]).double() }
+    public func minimum() throws -> Double { try VipsCall("min", ["in": .image(self)]).double() }
+    public func maximum() throws -> Double { try VipsCall("max", ["in": .image(self)]).double() }
+
+    // MARK: Generators
+
+    /// A 2-band float image whose pixels hold their own (x, y) coordinates.
+    public static func coordinates(width: Int, height: Int) throws -> VipsImage {
+        try VipsCall.image("xyz", ["width": .int(width), "height": .int(height)])
+    }
+
+    /// Gaussian noise, seeded so renders are reproducible.
+    public static func gaussianNoise(width: Int, height: Int, mean: Double, sigma: Double, seed: Int) throws -> VipsImage {
+        try VipsCall.image("gaussnoise", [
+            "width": .int(width), "height": .int(height), "mean": .double(mean), "sigma": .double(sigma), "seed": .int(seed),
+        ])
+    }
+}

@@ -1,0 +1,176 @@
+import CVips
+import Foundation
+
+/// An immutable libvips image. Owns one reference, released in `deinit`.
+///
+/// Operations never change an image: each returns a new one. Pipelines stay lazy and
+/// demand-driven; pixels are computed only when something reads or saves them.
+public final class VipsImage: @unchecked Sendable {
+    // libvips images are safe to read from many threads once built; nothing here mutates one.
+    let pointer: CVipsImagePointer
+
+    /// Takes over a reference the caller owns.
+    init(owning pointer: CVipsImagePointer) {
+        self.pointer = pointer
+    }
+
+    deinit { g_object_unref(pointer) }
+
+    public var width: Int { Int(vips_image_get_width(pointer)) }
+    public var height: Int { Int(vips_image_get_height(pointer)) }
+    public var bands: Int { Int(vips_image_get_bands(pointer)) }
+    public var hasAlpha: Bool { vips_image_hasalpha(pointer) != 0 }
+    public var size: (width: Int, height: Int) { (width, height) }
+
+    /// The pixel format nickname: "uchar", "ushort", "float", ...
+    public var format: String {
+        String(cString: vips_enum_nick(vips_band_format_get_type(), Int32(vips_image_get_format(pointer).rawValue)))
+    }
+
+    /// The interpretation nickname: "srgb", "b-w", "cmyk", "rgb16", ...
+    public var interpretation: String {
+        String(cString: vips_enum_nick(vips_interpretation_get_type(), Int32(vips_image_get_interpretation(pointer).rawValue)))
+    }
+
+    /// The name of the loader that produced this image ("jpegload"), if it came from a file.
+    public var loader: String? { string(field: "vips-loader") }
+
+    /// EXIF orientation tag (1...8), 1 when absent.
+    public var orientation: Int { Int(sk_image_get_int(pointer, "orientation", 1)) }
+
+    public var hasICCProfile: Bool { hasField("icc-profile-data") }
+
+    public func hasField(_ name: String) -> Bool { sk_image_has_field(pointer, name) != 0 }
+
+    public func string(field: String) -> String? {
+        guard hasField(field) else { return nil }
+        var value: UnsafePointer<CChar>?
+        guard vips_image_get_string(pointer, field, &value) == 0, let value else {
+            _ = VipsError.takeFromLibvips(operation: "get \(field)")
+            return nil
+        }
+        return String(cString: value)
+    }
+
+    /// Names of every metadata field (EXIF, XMP, ICC, ...).
+    public var fieldNames: [String] {
+        guard let fields = sk_image_fields(pointer) else { return [] }
+        defer { g_strfreev(fields) }
+        var names: [String] = []
+        var cursor = fields
+        while let name = cursor.pointee {
+            names.append(String(cString: name))
+            cursor += 1
+        }
+        return names
+    }
+}
+
+// MARK: - Creating images
+
+extension VipsImage {
+    /// Opens an image file for random access (face crops read anywhere in the image).
+    ///
+    /// Fails on truncated data rather than returning grey padding. Pixels are decoded lazily;
+    /// decoding errors surface when the pixels are read.
+    public static func load(path: String) throws -> VipsImage {
+        try VipsRuntime.ensureStarted()
+        guard let loader = vips_foreign_find_load(path) else {
+            throw VipsError.takeFromLibvips(operation: "load")
+        }
+        return try VipsCall.image(String(cString: loader), [
+            "filename": .string(path),
+            "fail_on": .nick("truncated"),
+        ])
+    }
+
+    /// Opens an image with shrink-on-load so its longest side is at most `maxSide`, upright.
+    ///
+    /// Cheap for JPEG and WebP, which decode at a fraction of full size.
+    public static func thumbnail(path: String, maxSide: Int) throws -> VipsImage {
+        try VipsCall.image("thumbnail", [
+            "filename": .string(path),
+            "width": .int(maxSide),
+            "height": .int(maxSide),
+            "size": .nick("down"),
+            "fail_on": .nick("truncated"),
+        ])
+    }
+
+    /// An image over a copy of packed 8-bit pixels.
+    public static func fromPixels(_ bytes: [UInt8], width: Int, height: Int, bands: Int) throws -> VipsImage {
+        try VipsRuntime.ensureStarted()
+        precondition(bytes.count == width * height * bands, "pixel buffer size mismatch")
+        let made = bytes.withUnsafeBytes { raw in
+            vips_image_new_from_memory_copy(raw.baseAddress, raw.count, Int32(width), Int32(height),
+                                            Int32(bands), VipsBandFormat(rawValue: 0))  // VIPS_FORMAT_UCHAR
+        }
+        guard let made else { throw VipsError.takeFromLibvips(operation: "new_from_memory") }
+        return VipsImage(owning: made)
+    }
+
+    /// A constant image: every pixel equals `pixel` (one value per band), 8-bit.
+    public static func solid(width: Int, height: Int, pixel: [Double]) throws -> VipsImage {
+        let black = try VipsCall.image("black", ["width": .int(width), "height": .int(height), "bands": .int(pixel.count)])
+        return try black.linear([1], pixel).cast("uchar")
+    }
+}
+
+// MARK: - Reading pixels and saving
+
+extension VipsImage {
+    /// Computes the image and returns its packed pixels (band-interleaved, row-major).
+    public func pixels() throws -> [UInt8] {
+        var size = 0
+        guard let memory = vips_image_write_to_memory(pointer, &size) else {
+            throw VipsError.takeFromLibvips(operation: "write_to_memory")
+        }
+        defer { g_free(memory) }
+        return Array(UnsafeRawBufferPointer(start: memory, count: size))
+    }
+
+    /// Writes a PNG. `strip` drops every metadata field (EXIF, XMP, GPS, comments, ICC).
+    public func savePNG(path: String, compression: Int = 6, strip: Bool = true) throws {
+        _ = try VipsCall("pngsave", [
+            "in": .image(self),
+            "filename": .string(path),
+            "compression": .int(compression),
+            "strip": .bool(strip),
+        ])
+    }
+
+    /// Writes in the format the file name's suffix names (for tests and tools).
+    public func save(path: String) throws {
+        guard let saver = vips_foreign_find_save(path) else {
+            throw VipsError.takeFromLibvips(operation: "save")
+        }
+        _ = try VipsCall(String(cString: saver), ["in": .image(self), "filename": .string(path)])
+    }
+}
+
+// MARK: - Metadata
+
+extension VipsImage {
+    /// A copy of this image with a binary metadata field set ("exif-data", "icc-profile-data").
+    public func settingBlob(_ field: String, _ bytes: [UInt8]) throws -> VipsImage {
+        let copy = try VipsCall.image("copy", ["in": .image(self)])
+        bytes.withUnsafeBytes { raw in
+            vips_image_set_blob_copy(copy.pointer, field, raw.baseAddress, raw.count)
+        }
+        return copy
+    }
+
+    /// A copy without the named metadata fields.
+    public func removingFields(_ fields: [String]) throws -> VipsImage {
+        let copy = try VipsCall.image("copy", ["in": .image(self)])
+        for field in fields { _ = vips_image_remove(copy.pointer, field) }
+        return copy
+    }
+
+    /// A copy with the EXIF orientation tag set (1...8), as a camera would write it.
+    public func settingOrientation(_ orientation: Int) throws -> VipsImage {
+        let copy = try VipsCall.image("copy", ["in": .image(self)])
+        vips_image_set_int(copy.pointer, "orientation", Int32(orientation))
+        return copy
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+import TestSupport
+import Vips
+
+@Suite struct BatchCommandTests {
+    @Test func batchWritesPNGsForAFolder() throws {
+        let out = try TestAssets.temporaryFolder("cli-batch")
+        let inputs = try TestAssets.temporaryFolder("cli-in")
+        for name in ["astronaut.png", "grace_hopper.jpg"] {
+            try FileManager.default.copyItem(atPath: TestAssets.example(name), toPath: inputs + "/" + name)
+        }
+        let result = try CLIRunner.run(["batch", inputs, "--out", out, "--jobs", "2"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("2 written"))
+        #expect(result.stdout.isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out).sorted() == ["astronaut.png", "grace_hopper.png"])
+    }
+
+    @Test func badFileGivesOneLineNonZeroExitAndTheRestIsDone() throws {
+        let out = try TestAssets.temporaryFolder("cli-bad")
+        let inputs = try TestAssets.temporaryFolder("cli-badin")
+        let broken = try BadInputs.truncatedPNG(in: inputs, name: "broken.png")
+        try FileManager.default.copyItem(atPath: TestAssets.graceHopper, toPath: inputs + "/ok.jpg")
+        let result = try CLIRunner.run(["batch", inputs, "--out", out])
+        #expect(result.status == 1)
+        let errorLines = result.stderr.split(separator: "\n").filter { $0.hasPrefix("error:") }
+        #expect(errorLines.count == 1)
+        #expect(errorLines.first?.contains(broken) == true)
+        #expect(result.stderr.contains("1 written, 1 failed"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out) == ["ok.png"])
+    }
+
+    @Test func unknownFilterAndBadParameterAreUsageErrors() throws {
+        let out = try TestAssets.temporaryFolder("cli-usage")
+        let unknown = try CLIRunner.run(["batch", TestAssets.astronaut, "--out", out, "--filter", "crayon"])
+        #expect(unknown.status == 64)
+        #expect(unknown.stderr.contains("unknown filter 'crayon'"))
+        let badParam = try CLIRunner.run(["batch", TestAssets.astronaut, "--out", out, "-p", "darkness=99"])
+        #expect(badParam.status == 64)
+        #expect(badParam.stderr.contains("darkness=99"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out).isEmpty)
+    }
+
+    @Test func missingModelFallsBackToTheCascadeWithAWarning() throws {
+        let out = try TestAssets.temporaryFolder("cli-cascade")
+        let result = try CLIRunner.run(["batch", TestAssets.graceHopper, "--out", out, "--model", "/no/model.onnx"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("warning: CenterFace unavailable"))
+        #expect(FileManager.default.fileExists(atPath: out + "/grace_hopper.png"))
+    }
+}

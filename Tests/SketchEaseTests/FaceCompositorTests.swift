@@ -1,0 +1,65 @@
+import Testing
+import TestSupport
+@testable import SketchEase
+
+@Suite struct FaceCompositorTests {
+    let photo: Photo
+    let face = FaceBox(x: 175, y: 132, width: 182, height: 205) // Grace Hopper's face, checked by eye
+
+    init() throws {
+        photo = try Photo.load(path: TestAssets.graceHopper)
+    }
+
+    @Test func sketchesInsideTheFaceAndLeavesTheRestExactlyAlone() throws {
+        let styled = [StyledFace(box: face, style: try .named("pencil"))]
+        let out = try FaceCompositor().render(photo.rgb, faces: styled)
+        #expect(out.width == photo.width && out.height == photo.height)
+        let inside = try PixelStats.meanAbsoluteDifference(out, photo.rgb, x: 220, y: 180, width: 80, height: 100)
+        #expect(inside > 20, "face should change, mean difference \(inside)")
+        // Far outside the grown box (top-left corner, bottom strip): identical pixels.
+        #expect(try PixelStats.meanAbsoluteDifference(out, photo.rgb, x: 0, y: 0, width: 100, height: 60) == 0)
+        #expect(try PixelStats.meanAbsoluteDifference(out, photo.rgb, x: 0, y: 540, width: 512, height: 60) == 0)
+    }
+
+    @Test func maskIsFullInsideAndFeatheredToZeroAtTheRim() throws {
+        let compositor = FaceCompositor(options: RenderOptions(boxScale: 1.0, feather: 0.5))
+        let rect = PixelRect(x: 0, y: 0, width: 100, height: 100)
+        let mask = try compositor.mask(for: [FaceBox(x: 0, y: 0, width: 100, height: 100)], in: rect)
+        #expect(try mask.crop(x: 45, y: 45, width: 10, height: 10).minimum() == 255)
+        #expect(try mask.crop(x: 0, y: 0, width: 5, height: 5).maximum() == 0)
+        let midway = try mask.crop(x: 50, y: 12, width: 1, height: 1).average() // r ≈ 0.76
+        #expect(midway > 60 && midway < 200)
+    }
+
+    @Test func overlappingFacesShareOneMaskWithoutASeam() throws {
+        let a = FaceBox(x: 100, y: 100, width: 120, height: 150)
+        let b = FaceBox(x: 190, y: 110, width: 120, height: 150)
+        let groups = FaceCompositor.overlapGroups([PixelRect(enclosing: a.grown(by: 1.3)), PixelRect(enclosing: b.grown(by: 1.3)),
+                                                   PixelRect(x: 450, y: 500, width: 20, height: 20)])
+        #expect(groups == [[0, 1], [2]])
+        let compositor = FaceCompositor()
+        let rect = PixelRect(enclosing: a.grown(by: 1.3)).union(PixelRect(enclosing: b.grown(by: 1.3)))
+        let mask = try compositor.mask(for: [a, b], in: rect)
+        // Between the two centres, where the ellipses overlap, the combined mask stays full.
+        let between = try mask.crop(x: 205 - rect.x, y: 180 - rect.y, width: 1, height: 1).average()
+        #expect(between == 255)
+        let pencil = try FaceStyle.named("pencil")
+        let out = try compositor.render(photo.rgb, faces: [StyledFace(box: a, style: pencil), StyledFace(box: b, style: pencil)])
+        #expect(out.width == photo.width)
+    }
+
+    @Test func facesPartlyOutsideTheImageAreClipped() throws {
+        let styled = [StyledFace(box: FaceBox(x: -50, y: 500, width: 150, height: 200), style: try .named("pencil"))]
+        let out = try FaceCompositor().render(photo.rgb, faces: styled)
+        #expect(out.width == 512 && out.height == 600)
+        _ = try out.pixels()
+    }
+
+    @Test func renderingIsAPureFunction() throws {
+        let styled = [StyledFace(box: face, style: try .named("pencil"))]
+        let first = try FaceCompositor().render(photo.rgb, faces: styled).pixels()
+        let second = try FaceCompositor().render(photo.rgb, faces: styled).pixels()
+        #expect(first == second)
+        #expect(try FaceCompositor().render(photo.rgb, faces: []).pixels() == photo.rgb.pixels())
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import SketchEase
+
+@Suite struct PhotoTests {
+    @Test func loadsUprightEightBitSRGB() throws {
+        let photo = try Photo.load(path: TestAssets.graceHopper)
+        #expect(photo.width == 512 && photo.height == 600)
+        #expect(photo.rgb.bands == 3 && photo.rgb.format == "uchar" && photo.rgb.interpretation == "srgb")
+        #expect(photo.alpha == nil)
+    }
+
+    @Test func appliesEXIFOrientation() throws {
+        let folder = try TestAssets.temporaryFolder("photo")
+        let path = folder + "/rotated.jpg"
+        let source = try VipsImage.load(path: TestAssets.graceHopper)
+        try source.rotated("d270").settingOrientation(6).save(path: path)
+        let photo = try Photo.load(path: path)
+        #expect(photo.width == 512 && photo.height == 600)
+        let diff = try PixelStats.meanAbsoluteDifference(photo.rgb, source, x: 0, y: 0, width: 512, height: 600)
+        #expect(diff < 3, "upright pixels should match the original (JPEG noise only), got \(diff)")
+    }
+
+    @Test func greyscaleSixteenBitAndAlphaBecomeEightBitRGB() throws {
+        let grey = try VipsImage.load(path: TestAssets.astronaut).colourspace("b-w")
+        #expect(try Photo(image: grey).rgb.bands == 3)
+        let wide = try VipsImage.load(path: TestAssets.astronaut).colourspace("rgb16")
+        let fromWide = try Photo(image: wide)
+        #expect(fromWide.rgb.format == "uchar" && fromWide.rgb.bands == 3)
+        let withAlpha = try VipsImage.load(path: TestAssets.astronaut).bandjoin(try VipsImage.solid(width: 512, height: 512, pixel: [200]))
+        let photo = try Photo(image: withAlpha)
+        #expect(photo.rgb.bands == 3)
+        #expect(try photo.alpha?.average() == 200)
+    }
+
+    @Test func badFilesGiveOneClearReason() throws {
+        let folder = try TestAssets.temporaryFolder("bad")
+        func reason(_ path: String) -> PhotoError.Reason? {
+            do { _ = try Photo.load(path: path).rgb.pixels(); return nil } catch let e as PhotoError { return e.reason } catch { return .other("\(error)") }
+        }
+        #expect(reason(folder + "/missing.jpg") == .notFound)
+        #expect(reason(try BadInputs.zeroBytes(in: folder)) == .empty)
+        #expect(reason(try BadInputs.text(in: folder)) == .notAnImage("unrecognised format"))
+        #expect(reason(try BadInputs.randomBytes(in: folder)) == .notAnImage("unrecognised format"))
+        #expect(reason(folder) == .notAnImage("a folder"))
+    }
+
+    @Test func refusesImagesAboveThePixelLimit() throws {
+        let error = #expect(throws: PhotoError.self) { try Photo.load(path: TestAssets.astronaut, pixelLimit: 1000) }
+        #expect(error?.reason == .tooLarge(pixels: 512 * 512, limit: 1000))
+        #expect(error?.description.hasPrefix(TestAssets.astronaut) == true)
+    }
+}

