@@ -30,7 +30,7 @@ public final class OpenCVFaceDetector: @unchecked Sendable {
         case .centerFace: sk_detector_open_centerface(path, &message, message.count)
         case .cascade: sk_detector_open_cascade(path, &message, message.count)
         }
-        guard let opened else { throw FaceDetectionError(String(cString: message)) }
+        guard let opened else { throw FaceDetectionError(Self.text(message)) }
         self.kind = kind
         self.path = path
         self.handle = opened
@@ -79,10 +79,15 @@ public final class OpenCVFaceDetector: @unchecked Sendable {
                                 Float(options.threshold), Float(options.nmsIoU),
                                 &faces, Int32(capacity), &found, &message, message.count)
             }
-            if written < 0 { throw FaceDetectionError(String(cString: message)) }
+            if written < 0 { throw FaceDetectionError(Self.text(message)) }
             if Int(found) > capacity { capacity = Int(found); continue }
             return faces.prefix(Int(written)).map(Self.convert)
         }
+    }
+
+    /// The C side's NUL-terminated message buffer as a Swift string.
+    private static func text(_ buffer: [CChar]) -> String {
+        String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     private static func convert(_ face: sk_face) -> DetectedFace {

@@ -23,8 +23,23 @@ public struct FilterContext: Sendable {
     public var faceSize: Double
     /// Seed for any texture or noise; derived from the face so re-renders are identical.
     public var seed: Int
+    /// The faces this crop was cut for, in the crop's pixel coordinates (one or more when
+    /// overlapping faces share a crop). Empty when the filter runs on a whole image.
+    public var faces: [FaceRegion]
 
-    public init(faceSize: Double, seed: Int = 0) {
-        self.faceSize = faceSize; self.seed = seed
+    public init(faceSize: Double, seed: Int = 0, faces: [FaceRegion] = []) {
+        self.faceSize = faceSize; self.seed = seed; self.faces = faces
+    }
+}
+
+/// A face as a filter sees it: its box and landmarks relative to the crop.
+public struct FaceRegion: Sendable, Equatable {
+    public var x: Double, y: Double, width: Double, height: Double
+    /// Eye (image-left), eye (image-right), nose tip, mouth corners (image-left, image-right);
+    /// empty when the detector gave none.
+    public var landmarks: [SIMD2<Double>]
+
+    public init(x: Double, y: Double, width: Double, height: Double, landmarks: [SIMD2<Double>] = []) {
+        self.x = x; self.y = y; self.width = width; self.height = height; self.landmarks = landmarks
     }
 }

@@ -78,7 +78,7 @@ public struct BatchRunner: Sendable {
         } catch let error as VipsError {
             throw PhotoError(path: file.path, reason: .corrupt(error.message))
         }
-        let styled = faces.map { StyledFace(box: $0.box, style: options.style) }
+        let styled = faces.map { StyledFace(box: $0.box, style: options.style, landmarks: $0.landmarks) }
         let compositor = FaceCompositor(registry: registry, options: options.render)
         let image = try compositor.render(photo.rgb, faces: styled)
         let folder = (output as NSString).deletingLastPathComponent

@@ -34,7 +34,12 @@ public struct FaceCompositor: Sendable {
                 let faces = members.filter { $0.style == style }
                 let filter = try registry.filter(style.filterID)
                 let faceSize = faces.map { min($0.box.width, $0.box.height) }.reduce(0, +) / Double(faces.count)
-                let context = FilterContext(faceSize: max(faceSize, 1), seed: Self.seed(for: faces[0].box))
+                let regions = faces.map { face in
+                    FaceRegion(x: face.box.x - Double(rect.x), y: face.box.y - Double(rect.y),
+                               width: face.box.width, height: face.box.height,
+                               landmarks: face.landmarks.map { SIMD2($0.x - Double(rect.x), $0.y - Double(rect.y)) })
+                }
+                let context = FilterContext(faceSize: max(faceSize, 1), seed: Self.seed(for: faces[0].box), faces: regions)
                 let filtered = try filter.apply(to: crop, settings: style.settings, context: context)
                 let mask = try mask(for: faces.map(\.box), in: rect)
                 drawn = try mask.ifThenElse(filtered, drawn, blend: true)

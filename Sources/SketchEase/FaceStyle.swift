@@ -33,8 +33,10 @@ public struct FaceStyle: Sendable, Equatable, Hashable, Codable {
 public struct StyledFace: Sendable, Equatable {
     public var box: FaceBox
     public var style: FaceStyle
+    /// The detector's five landmarks in photo coordinates, if it gave them.
+    public var landmarks: [Point]
 
-    public init(box: FaceBox, style: FaceStyle) {
-        self.box = box; self.style = style
+    public init(box: FaceBox, style: FaceStyle, landmarks: [Point] = []) {
+        self.box = box; self.style = style; self.landmarks = landmarks
     }
 }
