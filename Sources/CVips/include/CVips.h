@@ -9,7 +9,7 @@
 
 #include <vips/vips.h>
 
-/* Start libvips once; returns 0 on success. Safe to call repeatedly. */
+/* Start libvips once and block its untrusted loaders; returns 0 on success. */
 int sk_vips_start(const char *program_name);
 
 /* Take the text of libvips' global error buffer and clear it.
