@@ -9,7 +9,9 @@ public struct BatchReport: Sendable {
     public struct Entry: Sendable {
         public var input: String
         public var outcome: Outcome
+        /// Wall time for this photo.
         public var seconds: Double
+        public var stages: StageTimes = .init()
     }
 
     public var entries: [Entry] = []

@@ -20,7 +20,12 @@ public struct BatchRunner: Sendable {
     /// Processes `files`; `progress` is called after each photo with (done, total, entry).
     public func run(_ files: [InputFile],
                     progress: @Sendable (Int, Int, BatchReport.Entry) -> Void = { _, _, _ in }) throws -> BatchReport {
-        try FileManager.default.createDirectory(atPath: options.outputFolder, withIntermediateDirectories: true)
+        do {
+            try FileManager.default.createDirectory(atPath: options.outputFolder, withIntermediateDirectories: true)
+        } catch {
+            throw PhotoError(path: options.outputFolder, reason: .outputNotWritable("cannot create folder"))
+        }
+        PNGExporter.removeStaleTemporaries(in: options.outputFolder)
         let results = Mutex<[Int: BatchReport.Entry]>([:])
         let next = Atomic<Int>(0)
         let workers = max(1, min(options.jobs, files.count))
@@ -53,11 +58,12 @@ public struct BatchRunner: Sendable {
         let start = DispatchTime.now()
         let output = (options.outputFolder as NSString).appendingPathComponent(file.outputName)
         let outcome: BatchReport.Outcome
+        var stages = StageTimes()
         do {
             if !options.export.overwrite, FileManager.default.fileExists(atPath: output) {
                 outcome = .skipped(output: output)
             } else {
-                let faces = try render(file, to: output, detector: detector)
+                let faces = try render(file, to: output, detector: detector, stages: &stages)
                 outcome = .written(output: output, faces: faces)
             }
         } catch let error as PhotoError {
@@ -66,28 +72,50 @@ public struct BatchRunner: Sendable {
             outcome = .failed(PhotoError(path: file.path, reason: .other("\(error)")))
         }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
-        return BatchReport.Entry(input: file.path, outcome: outcome, seconds: seconds)
+        return BatchReport.Entry(input: file.path, outcome: outcome, seconds: seconds, stages: stages)
     }
 
-    private func render(_ file: InputFile, to output: String, detector: OpenCVFaceDetector) throws -> Int {
-        let photo = try Photo.load(path: file.path, pixelLimit: options.pixelLimit)
-        let faces: [DetectedFace]
-        do {
-            faces = try detector.detect(in: photo.detectionCopy(maxSide: options.detection.maxSide),
-                                        options: options.detection, fullSize: (photo.width, photo.height))
-        } catch let error as VipsError {
-            throw PhotoError(path: file.path, reason: .corrupt(error.message))
+    private func render(_ file: InputFile, to output: String, detector: OpenCVFaceDetector,
+                        stages: inout StageTimes) throws -> Int {
+        // Detection reads its own shrink-on-load copy on a second thread while this one
+        // decodes the full photo: on two cores the detector costs almost no wall time.
+        let detection = options.detection
+        let path = file.path
+        var decodeTimes = StageTimes()
+        let (photo, (found, detectSeconds)) = try concurrently({
+            try StageTimes.measure(&decodeTimes, \.decode) {
+                try Photo.load(path: path, pixelLimit: options.pixelLimit)
+            }
+        }, {
+            var times = StageTimes()
+            let faces = try StageTimes.measure(&times, \.detect) { () throws -> (VipsImage, [DetectedFace]) in
+                let copy = try Photo.detectionCopy(path: path, maxSide: detection.maxSide)
+                do {
+                    return (copy, try detector.detect(in: copy, options: detection))
+                } catch let error as VipsError {
+                    throw PhotoError(path: path, reason: .corrupt(error.message))
+                }
+            }
+            return (faces, times.detect)
+        })
+        stages.decode = decodeTimes.decode
+        stages.detect = detectSeconds
+        let (copy, thumbFaces) = found
+        let faces = thumbFaces.map {
+            $0.scaled(x: Double(photo.width) / Double(copy.width), y: Double(photo.height) / Double(copy.height))
         }
         let styled = faces.map { StyledFace(box: $0.box, style: options.style, landmarks: $0.landmarks) }
         let compositor = FaceCompositor(registry: registry, options: options.render)
-        let image = try compositor.render(photo.rgb, faces: styled)
+        let image = try StageTimes.measure(&stages, \.filter) { try compositor.render(photo.rgb, faces: styled) }
         let folder = (output as NSString).deletingLastPathComponent
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         } catch {
             throw PhotoError(path: folder, reason: .outputNotWritable("cannot create folder"))
         }
-        try PNGExporter.write(image, alpha: photo.alpha, to: output, source: file.path, options: options.export)
+        try StageTimes.measure(&stages, \.encode) {
+            try PNGExporter.write(image, alpha: photo.alpha, to: output, source: file.path, options: options.export)
+        }
         return faces.count
     }
 }

@@ -44,7 +44,9 @@ public struct FaceCompositor: Sendable {
                 let mask = try mask(for: faces.map(\.box), in: rect)
                 drawn = try mask.ifThenElse(filtered, drawn, blend: true)
             }
-            out = try out.inserting(drawn, x: rect.x, y: rect.y)
+            // Computed now, once: the crop is small, and the export then streams the photo
+            // past it without re-running the filter for every strip it writes.
+            out = try out.inserting(drawn.inMemory(), x: rect.x, y: rect.y)
         }
         return out
     }

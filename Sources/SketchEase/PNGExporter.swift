@@ -34,6 +34,25 @@ public enum PNGExporter {
         }
     }
 
+    /// Removes temporary files left in `folder` (and below) by a writer that was killed, e.g.
+    /// `kill -9` mid-batch. Files of a process still running are left alone. Returns the count.
+    @discardableResult
+    public static func removeStaleTemporaries(in folder: String) -> Int {
+        let fm = FileManager.default
+        guard let walker = fm.enumerator(atPath: folder) else { return 0 }
+        var removed = 0
+        while let relative = walker.nextObject() as? String {
+            let name = (relative as NSString).lastPathComponent
+            guard name.hasPrefix("."), name.hasSuffix(".tmp") else { continue }
+            let parts = name.split(separator: ".")
+            // ".<name>.png.<pid>.<random>.tmp"
+            guard parts.count >= 5, let pid = Int32(parts[parts.count - 3]),
+                  kill(pid, 0) != 0, errno == ESRCH else { continue }
+            if (try? fm.removeItem(atPath: (folder as NSString).appendingPathComponent(relative))) != nil { removed += 1 }
+        }
+        return removed
+    }
+
     private static func reason(for error: VipsError) -> PhotoError.Reason {
         let text = error.message
         // Failures while computing pixels come from the input (truncated data); failures to

@@ -19,23 +19,39 @@ public struct Photo: Sendable {
     /// Refuses images with more pixels than this (decompression bombs); 0 = no limit.
     public static let defaultPixelLimit = 100_000_000
 
-    /// Opens `path`. Errors name the file and say why it cannot be used.
+    /// Opens `path` and decodes it into memory. Errors name the file and say why it cannot
+    /// be used; a damaged file fails here, before anything is written.
+    ///
+    /// The decode streams top to bottom into one buffer (the only full-size copy held); the
+    /// upright, sRGB view over it stays lazy, so crops cost only what they cover.
     public static func load(path: String, pixelLimit: Int = defaultPixelLimit) throws -> Photo {
         try checkReadable(path)
-        let loaded: VipsImage
+        let header: VipsImage
         do {
-            loaded = try VipsImage.load(path: path)
+            header = try VipsImage.load(path: path, sequential: true)
         } catch let error as VipsError {
             throw PhotoError(path: path, reason: classify(error))
         }
-        let pixels = loaded.width * loaded.height
+        let pixels = header.width * header.height
         if pixelLimit > 0, pixels > pixelLimit {
             throw PhotoError(path: path, reason: .tooLarge(pixels: pixels, limit: pixelLimit))
         }
         do {
-            return try Photo(image: loaded, path: path)
+            return try Photo(image: header.inMemory(), path: path)
         } catch let error as VipsError {
             throw PhotoError(path: path, reason: .corrupt(error.message))
+        }
+    }
+
+    /// Only the size, upright, from the file's header (nothing is decoded).
+    public static func uprightSize(path: String) throws -> (width: Int, height: Int) {
+        try checkReadable(path)
+        do {
+            let header = try VipsImage.load(path: path)
+            let turned = [5, 6, 7, 8].contains(header.orientation)
+            return turned ? (header.height, header.width) : (header.width, header.height)
+        } catch let error as VipsError {
+            throw PhotoError(path: path, reason: classify(error))
         }
     }
 
@@ -56,16 +72,21 @@ public struct Photo: Sendable {
         self.alpha = colour.bands > 3 ? try colour.extractBands(3) : nil
     }
 
-    /// A reduced copy for detection, longest side at most `maxSide`, and the size it reduces from.
-    ///
-    /// From a file this uses shrink-on-load (JPEG decodes at 1/2, 1/4 or 1/8 size), far cheaper
-    /// than decoding everything; it is upright like `rgb`.
+    /// A reduced copy for detection, longest side at most `maxSide`, upright like `rgb`.
     public func detectionCopy(maxSide: Int) throws -> VipsImage {
-        if let path, max(width, height) > maxSide, let thumb = try? VipsImage.thumbnail(path: path, maxSide: maxSide),
-           abs(Double(thumb.width) / Double(thumb.height) - Double(width) / Double(height)) < 0.02 {
-            return thumb
+        let longest = max(width, height)
+        return longest > maxSide ? try rgb.resize(scale: Double(maxSide) / Double(longest)) : rgb
+    }
+
+    /// A reduced, upright copy for detection straight from a file, using shrink-on-load (JPEG
+    /// decodes at 1/2, 1/4 or 1/8 size): far cheaper than decoding everything, and it can run
+    /// while the full photo is being decoded.
+    public static func detectionCopy(path: String, maxSide: Int) throws -> VipsImage {
+        do {
+            return try VipsImage.thumbnail(path: path, maxSide: maxSide)
+        } catch let error as VipsError {
+            throw PhotoError(path: path, reason: classify(error))
         }
-        return rgb
     }
 
     private static func checkReadable(_ path: String) throws {

@@ -40,6 +40,9 @@ struct BatchCommand: ParsableCommand {
     @Option(help: "Refuse photos with more pixels than this (0 = no limit).")
     var maxPixels: Int = Photo.defaultPixelLimit
 
+    @Option(help: ArgumentHelp("Write per-photo timings (decode, detect, filter, encode) as JSON.", valueName: "file"))
+    var stats: String?
+
     func validate() throws {
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
         guard (0...9).contains(compression) else { throw ValidationError("--compression must be 0...9") }
@@ -58,20 +61,28 @@ struct BatchCommand: ParsableCommand {
             Terminal.warn("no photos found in \(inputs.joined(separator: " "))\(recursive ? "" : " (use --recursive for sub-folders)")")
         }
         let detectionFlags = detection
+        let bar = ProgressBar(total: files.count)
         _ = try detectionFlags.openDetector() // fail early, warn once about the fallback
         let runner = BatchRunner(options: options) {
             try DetectorLocator.open(modelPath: detectionFlags.model).detector
         }
-        let bar = ProgressBar(total: files.count)
-        var report = try runner.run(files) { done, _, entry in
-            if case .failed(let error) = entry.outcome {
-                bar.clear()
-                Terminal.error(error.description)
+        var report: BatchReport
+        do {
+            report = try runner.run(files) { done, _, entry in
+                if case .failed(let error) = entry.outcome {
+                    bar.clear()
+                    Terminal.error(error.description)
+                }
+                bar.update(done: done, label: (entry.input as NSString).lastPathComponent)
             }
-            bar.update(done: done, label: (entry.input as NSString).lastPathComponent)
+        } catch let error as PhotoError {
+            bar.clear()
+            Terminal.error(error.description)
+            throw ExitCode.failure
         }
         bar.clear()
         report.inputProblems = problems
+        if let stats { try BatchStats(report: report).write(to: stats) }
         Terminal.printErr(report.summary)
         if !report.succeeded {
             if report.failures.count > 1 {

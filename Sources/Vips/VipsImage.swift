@@ -69,11 +69,14 @@ public final class VipsImage: @unchecked Sendable {
 // MARK: - Creating images
 
 extension VipsImage {
-    /// Opens an image file for random access (face crops read anywhere in the image).
+    /// Opens an image file. Only the header is read here; pixels are decoded on demand and
+    /// decoding errors surface when they are read. Fails on truncated data rather than
+    /// returning grey padding.
     ///
-    /// Fails on truncated data rather than returning grey padding. Pixels are decoded lazily;
-    /// decoding errors surface when the pixels are read.
-    public static func load(path: String) throws -> VipsImage {
+    /// `sequential` decodes top to bottom once, with no cache: right for reading the whole
+    /// image into memory (`inMemory()`) or straight into a save, wrong for anything that reads
+    /// regions out of order (crops, rotation) — for those keep the default random access.
+    public static func load(path: String, sequential: Bool = false) throws -> VipsImage {
         try VipsRuntime.ensureStarted()
         guard let loader = vips_foreign_find_load(path) else {
             throw VipsError.takeFromLibvips(operation: "load")
@@ -81,7 +84,17 @@ extension VipsImage {
         return try VipsCall.image(String(cString: loader), [
             "filename": .string(path),
             "fail_on": .nick("truncated"),
+            "access": .nick(sequential ? "sequential" : "random"),
         ])
+    }
+
+    /// Computes every pixel now into one memory buffer. Later operations read it at random,
+    /// and any decoding error is raised here.
+    public func inMemory() throws -> VipsImage {
+        guard let copy = vips_image_copy_memory(pointer) else {
+            throw VipsError.takeFromLibvips(operation: "copy_memory")
+        }
+        return VipsImage(owning: copy)
     }
 
     /// Opens an image with shrink-on-load so its longest side is at most `maxSide`, upright.
@@ -167,10 +180,20 @@ extension VipsImage {
         return copy
     }
 
+    /// A copy with an integer metadata field set ("page-height", "orientation").
+    public func settingInt(_ field: String, _ value: Int) throws -> VipsImage {
+        let copy = try VipsCall.image("copy", ["in": .image(self)])
+        vips_image_set_int(copy.pointer, field, Int32(value))
+        return copy
+    }
+
     /// A copy with the EXIF orientation tag set (1...8), as a camera would write it.
     public func settingOrientation(_ orientation: Int) throws -> VipsImage {
-        let copy = try VipsCall.image("copy", ["in": .image(self)])
-        vips_image_set_int(copy.pointer, "orientation", Int32(orientation))
-        return copy
+        try settingInt("orientation", orientation)
+    }
+
+    /// Converts to the ICC profile `profile` ("srgb", "p3", "cmyk" or a file) and embeds it.
+    public func iccExport(profile: String) throws -> VipsImage {
+        try VipsCall.image("icc_transform", ["in": .image(self), "output_profile": .string(profile)])
     }
 }
