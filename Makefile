@@ -5,7 +5,7 @@ SWIFT ?= swift
 OUT ?= out/demo
 BIN := .build/release/sketchease
 
-.PHONY: demo test setup deps model examples build clean
+.PHONY: demo test bench fuzz setup deps model examples build clean
 
 ## demo: install what is missing, build, and sketch every face in examples/ into out/demo/
 demo: build
@@ -16,6 +16,15 @@ demo: build
 test: setup
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
+
+## bench: speed and memory on 12 MP photos, against the vips-copy floor, ImageMagick and G'MIC
+bench: build
+	scripts/setup.sh bench-tools
+	python3 bench/run.py $(BENCH_ARGS)
+
+## fuzz: a few minutes of libFuzzer on image loading (not part of CI)
+fuzz: setup
+	scripts/fuzz.sh $(FUZZ_SECONDS)
 
 ## setup: Debian packages, the CenterFace model and the example photos (idempotent)
 setup:

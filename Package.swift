@@ -43,6 +43,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // libFuzzer target over untrusted input (scripts/fuzz.sh); a replay tool in normal builds.
+        .executableTarget(name: "SketchEaseFuzz", dependencies: ["SketchEase"]),
         // Paths to the example photos and model, temporary folders, synthetic images.
         .target(name: "TestSupport", dependencies: ["Vips"], path: "Tests/TestSupport"),
         .testTarget(name: "VipsTests", dependencies: ["Vips", "TestSupport"]),

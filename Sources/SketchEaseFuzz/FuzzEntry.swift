@@ -1,0 +1,78 @@
+import Foundation
+import SketchEase
+
+/// libFuzzer entry point over the paths that read untrusted bytes.
+///
+/// `SKETCHEASE_FUZZ=image` (default): the bytes are a photo file — load, decode, detect-size
+/// copy, sketch one face region, encode. Any outcome but a crash, hang or sanitizer report is
+/// fine: bad input must come back as a `PhotoError`.
+/// Built with `-sanitize=fuzzer` by `scripts/fuzz.sh`; a normal build gets a replay `main`
+/// instead, which runs saved inputs (crashes, corpus) given as arguments.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = Data(bytes: data, count: size)
+    switch ProcessInfo.processInfo.environment["SKETCHEASE_FUZZ"] ?? "image" {
+    default: FuzzTargets.image(bytes)
+    }
+    return 0
+}
+
+enum FuzzTargets {
+    static let scratch: String = {
+        let dir = (FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory())
+            + "/sketchease-fuzz-\(getpid())"
+        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        return dir
+    }()
+
+    static func image(_ bytes: Data) {
+        let input = scratch + "/input", output = scratch + "/output.png"
+        guard (try? bytes.write(to: URL(fileURLWithPath: input))) != nil else { return }
+        do {
+            // A low pixel limit keeps each run fast; the limit check itself is under test too.
+            let photo = try Photo.load(path: input, pixelLimit: 4_000_000)
+            _ = try Photo.detectionCopy(path: input, maxSide: 256)
+            let box = FaceBox(x: Double(photo.width) / 4, y: Double(photo.height) / 4,
+                              width: Double(photo.width) / 2, height: Double(photo.height) / 2)
+            let image = try FaceCompositor().render(photo.rgb, faces: [StyledFace(box: box, style: try .named("pencil"))])
+            try PNGExporter.write(image, alpha: photo.alpha, to: output, options: ExportOptions(compression: 0, overwrite: true))
+        } catch is PhotoError {
+        } catch is VipsError {
+        } catch {
+            fatalError("unexpected error type \(type(of: error)): \(error)")
+        }
+    }
+}
+
+#if FUZZING
+/// libFuzzer's driver (in the runtime that `-sanitize=fuzzer` links in).
+@_silgen_name("LLVMFuzzerRunDriver")
+func LLVMFuzzerRunDriver(
+    _ argc: UnsafeMutablePointer<CInt>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt
+) -> CInt
+
+@main
+struct FuzzMain {
+    static func main() {
+        var argc = CommandLine.argc
+        var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
+        exit(LLVMFuzzerRunDriver(&argc, &argv) { data, size in fuzzOneInput(data, size) })
+    }
+}
+#else
+/// Replays saved inputs through the fuzz target: `SketchEaseFuzz FILE...`.
+@main
+struct ReplayInputs {
+    static func main() throws {
+        for path in CommandLine.arguments.dropFirst() {
+            let data = try Data(contentsOf: URL(fileURLWithPath: path))
+            _ = data.withUnsafeBytes { raw in
+                fuzzOneInput(raw.bindMemory(to: UInt8.self).baseAddress ?? UnsafePointer(bitPattern: 1)!, raw.count)
+            }
+            print("ok \(path)")
+        }
+    }
+}
+#endif

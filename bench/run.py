@@ -1,0 +1,160 @@
+#!/usr/bin/env python3
+"""SketchEase benchmark: one run, same files, ratios against the I/O floor and other tools.
+
+Measures on 12-megapixel photos with 1-6 faces (bench/make_corpus.py):
+  - per-image wall time of `sketchease batch` (pencil) and its stages (decode, detect, filter,
+    encode, from --stats), next to `vips copy x.jpg x.png` (the I/O floor), ImageMagick
+    `-charcoal 2` and G'MIC `pencilbw 0.3,60`;
+  - throughput with --jobs 2 against --jobs 1;
+  - peak RSS for one photo, and RSS over a long batch (default 500 photos) to show it stays flat.
+Targets (issue 6): 3 faces end to end <= 1.5x the floor; jobs 2 >= 1.7x jobs 1 throughput;
+peak RSS <= 200 MB per 12 MP photo and no growth over the long batch.
+Usage: bench/run.py [--soak N] [--repeat N] [--skip-others]
+"""
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BIN = os.path.join(ROOT, ".build/release/sketchease")
+CORPUS = os.path.join(ROOT, "bench/corpus")
+RESULTS = os.path.join(ROOT, "bench/results")
+
+
+def timed(cmd, **kw):
+    """Wall seconds and peak RSS (MB, from GNU time) of one command."""
+    with tempfile.NamedTemporaryFile("r", suffix=".time") as t:
+        start = time.perf_counter()
+        subprocess.run(["/usr/bin/time", "-f", "%M", "-o", t.name, *cmd], check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, **kw)
+        wall = time.perf_counter() - start
+        rss_kb = int(t.read().strip().splitlines()[-1])
+    return wall, rss_kb / 1024
+
+
+def median_run(cmd, repeat, **kw):
+    runs = [timed(cmd, **kw) for _ in range(repeat)]
+    return statistics.median(r[0] for r in runs), max(r[1] for r in runs)
+
+
+def sketchease_one(photo, out, repeat):
+    """Median wall time, peak RSS and median stage times for one photo."""
+    walls, rss, stages = [], 0.0, []
+    for _ in range(repeat):
+        stats = os.path.join(out, "stats.json")
+        wall, peak = timed([BIN, "batch", photo, "--out", out, "--overwrite", "--stats", stats])
+        walls.append(wall)
+        rss = max(rss, peak)
+        with open(stats) as f:
+            stages.append(json.load(f)["photos"][0]["stages"])
+    med = {k: statistics.median(s[k] for s in stages) for k in stages[0]}
+    return statistics.median(walls), rss, med
+
+
+def throughput(photos, jobs, out):
+    shutil.rmtree(out, ignore_errors=True)
+    start = time.perf_counter()
+    subprocess.run([BIN, "batch", *photos, "--out", out, "--jobs", str(jobs)], check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return len(photos) / (time.perf_counter() - start)
+
+
+def soak(count, out, jobs):
+    """Runs one long batch, sampling RSS; returns (peak MB, mean MB of first and last tenth)."""
+    folder = tempfile.mkdtemp(prefix="sketchease-soak-")
+    names = sorted(os.listdir(CORPUS))
+    for i in range(count):
+        os.symlink(os.path.join(CORPUS, names[i % len(names)]), os.path.join(folder, f"p{i:04d}.jpg"))
+    shutil.rmtree(out, ignore_errors=True)
+    proc = subprocess.Popen([BIN, "batch", folder, "--out", out, "--jobs", str(jobs), "--compression", "1"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    samples = []
+
+    def sample():
+        while proc.poll() is None:
+            try:
+                with open(f"/proc/{proc.pid}/status") as f:
+                    for line in f:
+                        if line.startswith("VmRSS:"):
+                            done = len(os.listdir(out)) if os.path.isdir(out) else 0
+                            samples.append((done, int(line.split()[1]) / 1024))
+            except (FileNotFoundError, ProcessLookupError):
+                pass
+            time.sleep(0.2)
+
+    sampler = threading.Thread(target=sample)
+    sampler.start()
+    proc.wait()
+    sampler.join()
+    shutil.rmtree(folder)
+    tenth = max(1, count // 10)
+    first = [r for d, r in samples if tenth <= d < 2 * tenth] or [r for _, r in samples[: len(samples) // 10 or 1]]
+    last = [r for d, r in samples if d >= count - tenth] or [r for _, r in samples[-(len(samples) // 10 or 1):]]
+    return max(r for _, r in samples), statistics.mean(first), statistics.mean(last), proc.returncode
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--soak", type=int, default=500, help="photos in the long batch (0 = skip)")
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--skip-others", action="store_true", help="skip ImageMagick and G'MIC")
+    args = ap.parse_args()
+    if not os.path.isdir(CORPUS) or len(os.listdir(CORPUS)) < 6:
+        subprocess.run([sys.executable, os.path.join(ROOT, "bench/make_corpus.py"), CORPUS], check=True,
+                       stdout=subprocess.DEVNULL)
+    photos = [os.path.join(CORPUS, f"faces{n}.jpg") for n in range(1, 7)]
+    work = tempfile.mkdtemp(prefix="sketchease-bench-")
+    lines = ["| photo (12 MP) | floor `vips copy` | sketchease | ratio | decode | detect | filter | encode | peak RSS | IM `-charcoal 2` | G'MIC `pencilbw` |",
+             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    ratios = {}
+    peak_rss = 0.0
+    for photo in photos:
+        name = os.path.basename(photo)
+        floor, _ = median_run(["vips", "copy", photo, os.path.join(work, "floor.png")], args.repeat)
+        wall, rss, st = sketchease_one(photo, os.path.join(work, "se"), args.repeat)
+        peak_rss = max(peak_rss, rss)
+        ratios[name] = wall / floor
+        im = gm = "–"
+        if not args.skip_others:
+            if shutil.which("convert") and os.path.exists("/usr/bin/convert"):
+                t, _ = timed(["/usr/bin/convert", photo, "-charcoal", "2", os.path.join(work, "im.png")])
+                im = f"{t:.2f} s ({t / floor:.1f}×)"
+            if shutil.which("gmic"):
+                t, _ = timed(["gmic", photo, "pencilbw", "0.3,60", "-o", os.path.join(work, "gm.png")])
+                gm = f"{t:.2f} s ({t / floor:.1f}×)"
+        lines.append(f"| {name} | {floor:.2f} s | {wall:.2f} s | {wall / floor:.2f}× | {st['decode']:.2f} | "
+                     f"{st['detect']:.2f} | {st['filter']:.2f} | {st['encode']:.2f} | {rss:.0f} MB | {im} | {gm} |")
+        print(lines[-1], flush=True)
+    batch = photos * 2
+    t1 = throughput(batch, 1, os.path.join(work, "j1"))
+    t2 = throughput(batch, 2, os.path.join(work, "j2"))
+    summary = [
+        "",
+        f"- 3 faces end to end: **{ratios['faces3.jpg']:.2f}×** the vips-copy floor (target ≤ 1.5×)",
+        f"- throughput on {len(batch)} photos: jobs 1 {t1:.2f}/s, jobs 2 {t2:.2f}/s: **{t2 / t1:.2f}×** (target ≥ 1.7×)",
+        f"- peak RSS for one 12 MP photo: **{peak_rss:.0f} MB** (target ≤ 200 MB)",
+    ]
+    if args.soak:
+        peak, first, last, rc = soak(args.soak, os.path.join(work, "soak"), 1)
+        summary.append(f"- {args.soak}-photo batch (jobs 1): peak RSS **{peak:.0f} MB**; mean RSS in the first tenth "
+                       f"{first:.0f} MB, last tenth {last:.0f} MB (growth {last - first:+.0f} MB; exit {rc})")
+    cpu = subprocess.run(["nproc"], capture_output=True, text=True).stdout.strip()
+    header = [f"SketchEase benchmark, {time.strftime('%Y-%m-%d %H:%M')}, {cpu} cores, median of {args.repeat} runs; "
+              "stage columns in seconds (decode and detect overlap).", ""]
+    report = "\n".join(header + lines + summary)
+    print("\n".join(summary))
+    os.makedirs(RESULTS, exist_ok=True)
+    with open(os.path.join(RESULTS, "latest.md"), "w") as f:
+        f.write(report + "\n")
+    shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Fuzzes the image-loading path (and, with SKETCHEASE_FUZZ=session, session files) with
+# libFuzzer for a few minutes. Not part of CI. Usage: scripts/fuzz.sh [seconds] [image|session]
+# Crashes land in fuzz/crashes/; replay one with .build/debug/SketchEaseFuzz FILE.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SECONDS_TO_RUN=${1:-180}
+export SKETCHEASE_FUZZ=${2:-image}
+scripts/setup.sh all
+swift build -c release --product SketchEaseFuzz --scratch-path .build-fuzz \
+    -Xswiftc -sanitize=fuzzer -Xswiftc -DFUZZING
+corpus=fuzz/corpus-$SKETCHEASE_FUZZ
+mkdir -p "$corpus" fuzz/crashes
+if [ "$SKETCHEASE_FUZZ" = image ] && [ -z "$(ls -A "$corpus")" ]; then
+    # Seeds: small real files of each format the loaders see most.
+    vips resize examples/grace_hopper.jpg "$corpus/seed.jpg[Q=70]" 0.15
+    vips resize examples/astronaut.png "$corpus/seed.png" 0.12
+    vips resize examples/astronaut.png "$corpus/seed.webp" 0.12
+    vips resize examples/astronaut.png "$corpus/seed.gif" 0.1
+    vips resize examples/grace_hopper.jpg "$corpus/seed.tif" 0.1
+fi
+.build-fuzz/release/SketchEaseFuzz "$corpus" -max_total_time="$SECONDS_TO_RUN" -max_len=65536 \
+    -rss_limit_mb=2048 -timeout=20 -artifact_prefix=fuzz/crashes/ -print_final_stats=1
