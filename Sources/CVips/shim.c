@@ -1,8 +1,17 @@
 #include "CVips.h"
 
+static void drop_message(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data) {
+    (void) domain; (void) level; (void) message; (void) data;
+}
+
 int sk_vips_start(const char *program_name) {
     if (VIPS_INIT(program_name ? program_name : "sketchease"))
         return -1;
+    /* libvips prints decoder warnings ("Corrupt JPEG data ...") straight to stderr; real
+     * failures reach the user as errors, so the warnings are only noise. Set
+     * SKETCHEASE_VIPS_WARNINGS=1 to see them. */
+    if (!g_getenv("SKETCHEASE_VIPS_WARNINGS"))
+        g_log_set_handler("VIPS", G_LOG_LEVEL_WARNING, drop_message, NULL);
     /* Loaders libvips marks untrusted (ImageMagick, matload, ...) are not fuzzed for hostile
      * input; a photo tool has no need for them. */
     vips_block_untrusted_set(TRUE);
