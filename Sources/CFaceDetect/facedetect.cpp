@@ -351,6 +351,13 @@ sk_detector *sk_detector_open_cascade(const char *cascade_xml_path, char *err, s
     return result;
 }
 
+void sk_detector_set_threads(int threads) {
+    try {
+        cv::setNumThreads(threads > 0 ? threads : -1);
+    } catch (...) {
+    }
+}
+
 void sk_detector_close(sk_detector *d) {
     try {
         delete d;

@@ -7,7 +7,7 @@ public struct DetectionOptions: Sendable, Equatable {
     /// Boxes overlapping more than this (intersection over union) are merged by non-maximum suppression.
     public var nmsIoU: Double
 
-    public init(maxSide: Int = 1024, threshold: Double = 0.5, nmsIoU: Double = 0.3) {
+    public init(maxSide: Int = 640, threshold: Double = 0.5, nmsIoU: Double = 0.3) {
         self.maxSide = maxSide; self.threshold = threshold; self.nmsIoU = nmsIoU
     }
 }

@@ -38,6 +38,11 @@ public final class OpenCVFaceDetector: @unchecked Sendable {
 
     deinit { sk_detector_close(handle) }
 
+    /// Caps OpenCV's threads for all detectors (nil = OpenCV's default, all cores).
+    public static func limitThreads(_ threads: Int?) {
+        sk_detector_set_threads(Int32(threads ?? 0))
+    }
+
     /// Finds faces in `image` (any size, any band count).
     ///
     /// The image is shrunk so its longest side is at most `options.maxSide`; boxes and landmarks

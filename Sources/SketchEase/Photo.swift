@@ -25,10 +25,22 @@ public struct Photo: Sendable {
     /// The decode streams top to bottom into one buffer (the only full-size copy held); the
     /// upright, sRGB view over it stays lazy, so crops cost only what they cover.
     public static func load(path: String, pixelLimit: Int = defaultPixelLimit) throws -> Photo {
+        try inspect(path: path, pixelLimit: pixelLimit)
+        do {
+            return try Photo(image: VipsImage.load(path: path, sequential: true).inMemory(), path: path)
+        } catch let error as VipsError {
+            throw PhotoError(path: path, reason: .corrupt(error.message))
+        }
+    }
+
+    /// Checks that `path` is a readable image within the pixel limit, from its header alone
+    /// (nothing is decoded), and returns its upright size. Run it before anything that decodes.
+    @discardableResult
+    public static func inspect(path: String, pixelLimit: Int = defaultPixelLimit) throws -> (width: Int, height: Int) {
         try checkReadable(path)
         let header: VipsImage
         do {
-            header = try VipsImage.load(path: path, sequential: true)
+            header = try VipsImage.load(path: path)
         } catch let error as VipsError {
             throw PhotoError(path: path, reason: classify(error))
         }
@@ -36,23 +48,8 @@ public struct Photo: Sendable {
         if pixelLimit > 0, pixels > pixelLimit {
             throw PhotoError(path: path, reason: .tooLarge(pixels: pixels, limit: pixelLimit))
         }
-        do {
-            return try Photo(image: header.inMemory(), path: path)
-        } catch let error as VipsError {
-            throw PhotoError(path: path, reason: .corrupt(error.message))
-        }
-    }
-
-    /// Only the size, upright, from the file's header (nothing is decoded).
-    public static func uprightSize(path: String) throws -> (width: Int, height: Int) {
-        try checkReadable(path)
-        do {
-            let header = try VipsImage.load(path: path)
-            let turned = [5, 6, 7, 8].contains(header.orientation)
-            return turned ? (header.height, header.width) : (header.width, header.height)
-        } catch let error as VipsError {
-            throw PhotoError(path: path, reason: classify(error))
-        }
+        let turned = [5, 6, 7, 8].contains(header.orientation)
+        return turned ? (header.height, header.width) : (header.width, header.height)
     }
 
     /// Wraps an image already in memory (tests, previews).
@@ -79,8 +76,8 @@ public struct Photo: Sendable {
     }
 
     /// A reduced, upright copy for detection straight from a file, using shrink-on-load (JPEG
-    /// decodes at 1/2, 1/4 or 1/8 size): far cheaper than decoding everything, and it can run
-    /// while the full photo is being decoded.
+    /// decodes at 1/2, 1/4 or 1/8 size): far cheaper than decoding everything. Call `inspect`
+    /// first: it refuses decompression bombs before any decoding.
     public static func detectionCopy(path: String, maxSide: Int) throws -> VipsImage {
         do {
             return try VipsImage.thumbnail(path: path, maxSide: maxSide)

@@ -1,8 +1,6 @@
 import Dispatch
 
 /// Seconds spent in each stage of one photo, for `--stats` and the benchmark.
-///
-/// Decoding and detection run at the same time, so their sum can exceed the wall time.
 public struct StageTimes: Sendable, Equatable, Codable {
     public var decode: Double = 0
     public var detect: Double = 0

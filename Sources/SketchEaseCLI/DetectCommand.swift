@@ -46,10 +46,10 @@ struct DetectCommand: ParsableCommand {
         var results: [PhotoFaces] = []
         for file in files {
             do {
-                let photo = try Photo.load(path: file.path)
-                let faces = try detector.detect(in: photo.detectionCopy(maxSide: detection.detectSize),
-                                                options: detection.options, fullSize: (photo.width, photo.height))
-                let entry = PhotoFaces(file: file.path, width: photo.width, height: photo.height,
+                let size = try Photo.inspect(path: file.path)
+                let faces = try detector.detect(in: Photo.detectionCopy(path: file.path, maxSide: detection.detectSize),
+                                                options: detection.options, fullSize: size)
+                let entry = PhotoFaces(file: file.path, width: size.width, height: size.height,
                                        detector: detector.kind.rawValue, faces: faces.map(Self.json))
                 if json { results.append(entry) } else { printTable(entry) }
             } catch {

@@ -62,6 +62,10 @@ sk_detector *sk_detector_open_cascade(const char *cascade_xml_path, char *err, s
  * sk_detector_run call on `d` is in progress or follows. */
 void sk_detector_close(sk_detector *d);
 
+/* Caps the threads OpenCV uses for every detector in the process (0 = OpenCV's default).
+ * With several photos in flight, one thread each avoids oversubscribing the cores. */
+void sk_detector_set_threads(int threads);
+
 /* Finds faces in an image.
  *
  * rgb, width, height, stride: packed 8-bit RGB pixels (R,G,B byte order), `height` rows of
