@@ -1,5 +1,7 @@
 #include "CVips.h"
 
+#include <malloc.h>
+
 static void drop_message(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data) {
     (void) domain; (void) level; (void) message; (void) data;
 }
@@ -188,4 +190,10 @@ int sk_image_get_int(VipsImage *image, const char *name, int fallback) {
 
 char **sk_image_fields(VipsImage *image) {
     return vips_image_get_fields(image);
+}
+
+void sk_release_free_memory(void) {
+#ifdef __GLIBC__
+    malloc_trim(0);
+#endif
 }

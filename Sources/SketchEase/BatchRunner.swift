@@ -26,6 +26,8 @@ public struct BatchRunner: Sendable {
             throw PhotoError(path: options.outputFolder, reason: .outputNotWritable("cannot create folder"))
         }
         PNGExporter.removeStaleTemporaries(in: options.outputFolder)
+        // Each photo's operations are new: caching them would only pin memory between photos.
+        try? VipsRuntime.setOperationCacheSize(0)
         // Photos in flight share the cores: each pipeline gets its share of libvips and OpenCV
         // threads rather than every one of them trying to use all cores.
         let cores = ProcessInfo.processInfo.activeProcessorCount
@@ -47,6 +49,7 @@ public struct BatchRunner: Sendable {
                 let index = next.add(1, ordering: .relaxed).oldValue
                 guard index < files.count else { return }
                 let entry = process(files[index], detector: detector)
+                VipsRuntime.releaseFreedMemory()
                 let done = results.withLock { table -> Int in
                     table[index] = entry
                     return table.count

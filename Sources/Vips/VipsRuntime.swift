@@ -18,6 +18,19 @@ public enum VipsRuntime {
         vips_concurrency_set(Int32(threads))
     }
 
+    /// Limits libvips' operation cache (recent operations and their results, kept for reuse).
+    /// A batch never repeats an operation, so there it only holds memory; 0 turns it off.
+    public static func setOperationCacheSize(_ operations: Int) throws {
+        try ensureStarted()
+        vips_cache_set_max(Int32(operations))
+    }
+
+    /// Hands memory freed by finished images back to the system, so a long run's footprint
+    /// stays that of one image (glibc otherwise keeps freed blocks in per-thread arenas).
+    public static func releaseFreedMemory() {
+        sk_release_free_memory()
+    }
+
     static func ensureStarted() throws {
         guard started else {
             throw VipsError(operation: "vips_init", message: "libvips failed to start")

@@ -10,7 +10,7 @@ import Vips
         let inputs = try TestAssets.temporaryFolder("kill-in")
         for i in 0..<12 {
             let source = i.isMultiple(of: 2) ? TestAssets.graceHopper : TestAssets.astronaut
-            try FileManager.default.copyItem(atPath: source, toPath: inputs + "/photo \(i)." + (source as NSString).pathExtension)
+            try FileManager.default.copyItem(atPath: source, toPath: inputs + "/photo \(i) été." + (source as NSString).pathExtension)
         }
         let interrupted = try TestAssets.temporaryFolder("kill-out")
         let process = Process()

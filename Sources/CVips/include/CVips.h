@@ -52,4 +52,7 @@ int sk_image_get_int(VipsImage *image, const char *name, int fallback);
 /* A NULL-terminated array of field names; free with g_strfreev. */
 char **sk_image_fields(VipsImage *image);
 
+/* Returns memory freed by earlier images to the system (glibc keeps it in its arenas). */
+void sk_release_free_memory(void);
+
 #endif
