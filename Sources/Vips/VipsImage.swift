@@ -42,6 +42,11 @@ public final class VipsImage: @unchecked Sendable {
 
     public func hasField(_ name: String) -> Bool { sk_image_has_field(pointer, name) != 0 }
 
+    /// An integer metadata field ("n-pages", "page-height"), nil when absent.
+    public func int(field: String) -> Int? {
+        hasField(field) ? Int(sk_image_get_int(pointer, field, 0)) : nil
+    }
+
     public func string(field: String) -> String? {
         guard hasField(field) else { return nil }
         var value: UnsafePointer<CChar>?

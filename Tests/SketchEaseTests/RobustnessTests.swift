@@ -77,13 +77,19 @@ import TestSupport
         #expect(diff < 6, "orientation \(tag): corner differs by \(diff)")
     }
 
-    @Test func animatedGIFGivesItsFirstFrame() throws {
-        let folder = try TestAssets.temporaryFolder("gif"), out = try TestAssets.temporaryFolder("gif-out")
-        let gif = try BadInputs.animatedGIF(in: folder)
-        let report = try batch([gif], out: out)
+    @Test(arguments: ["gif", "webp"])
+    func animationGivesItsFirstFrame(suffix: String) throws {
+        let folder = try TestAssets.temporaryFolder("anim"), out = try TestAssets.temporaryFolder("anim-out")
+        let animation = try BadInputs.animated(in: folder, suffix: suffix)
+        #expect(try VipsImage.load(path: animation).int(field: "n-pages") == 3)
+        let report = try batch([animation], out: out)
         #expect(report.succeeded, "\(report.failures)")
         let png = try VipsImage.load(path: out + "/animated.png")
         #expect(png.width == 320 && png.height == 360)
+        // The first frame, not a later, brighter one.
+        let first = try VipsImage.load(path: TestAssets.graceHopper).crop(x: 100, y: 80, width: 320, height: 360)
+        let corner = try PixelStats.meanAbsoluteDifference(png.extractBands(0, count: 3), first, x: 0, y: 0, width: 40, height: 40)
+        #expect(corner < 25, "corner differs by \(corner)")
     }
 
     @Test func outputFolderThatCannotBeCreatedIsOneClearError() throws {
