@@ -54,6 +54,8 @@ public struct LandmarkFrame: Sendable, Equatable {
 
     /// From the eye centre to the mouth centre.
     public var eyeToMouth: SIMD2<Double> { mouthCentre - eyeCentre }
+    /// Distance between the eye centre and the mouth centre.
+    public var eyeToMouthDistance: Double { Self.length(eyeToMouth) }
 
     /// A point given in face units: `a` across and `d` down, both in interocular distances,
     /// from the eye centre.
