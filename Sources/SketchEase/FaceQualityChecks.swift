@@ -10,7 +10,9 @@ extension FaceQualityThresholds {
                 message: "too small: the face is \(Int(measured.faceSize.rounded())) px across (at least \(Int(minimumFaceSize)) px sketches well)"))
         }
         if measured.outsideFraction > maximumOutsideFraction || !measured.edgesTouched.isEmpty {
-            let edges = measured.edgesTouched.isEmpty ? "" : " at the \(measured.edgesTouched.joined(separator: " and ")) edge"
+            let named = Set(measured.edgesTouched + measured.edgesCrossed)
+            let sides = ["left", "top", "right", "bottom"].filter(named.contains)
+            let edges = sides.isEmpty ? "" : " at the \(sides.joined(separator: " and ")) edge"
             found.append(FaceQualityWarning(
                 kind: .cutOff, value: measured.outsideFraction, threshold: maximumOutsideFraction,
                 message: "cut off\(edges): about \(percent(measured.outsideFraction)) of the face is outside the photo (limit \(percent(maximumOutsideFraction)))"))

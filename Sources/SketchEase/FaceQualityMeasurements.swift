@@ -4,8 +4,10 @@ public struct FaceQualityMeasurements: Sendable, Equatable, Codable {
     public var faceSize: Double
     /// Fraction (0...1) of the face's expected extent, estimated from its landmarks, outside the photo.
     public var outsideFraction: Double
-    /// Photo edges the face box touches or its expected extent crosses: "left", "top", "right", "bottom".
+    /// Photo edges the face box touches: "left", "top", "right", "bottom".
     public var edgesTouched: [String]
+    /// Photo edges the face's expected extent crosses.
+    public var edgesCrossed: [String]
     /// Mean luminance (relative, 0...100) of the image-left and image-right halves of the face.
     public var leftLuminance: Double
     public var rightLuminance: Double
@@ -18,7 +20,7 @@ public struct FaceQualityMeasurements: Sendable, Equatable, Codable {
     public var rollDegrees: Double
 
     enum CodingKeys: String, CodingKey {
-        case faceSize = "face_size", outsideFraction = "outside_fraction", edgesTouched = "edges_touched"
+        case faceSize = "face_size", outsideFraction = "outside_fraction", edgesTouched = "edges_touched", edgesCrossed = "edges_crossed"
         case leftLuminance = "left_luminance", rightLuminance = "right_luminance", lightingStops = "lighting_stops"
         case sharpness, rollDegrees = "roll_degrees"
     }

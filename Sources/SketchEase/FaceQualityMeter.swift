@@ -15,11 +15,11 @@ enum FaceQualityMeter {
         let (left, right) = try lighting(rgb, frame: frame)
         let brighter = max(left, right), darker = max(min(left, right), 0.01)
         let outside = outsideExtent(frame: frame, width: rgb.width, height: rgb.height)
-        let touched = Set(edgesTouched(box, width: rgb.width, height: rgb.height)).union(outside.edges)
         return FaceQualityMeasurements(
             faceSize: min(box.width, box.height),
             outsideFraction: outside.fraction,
-            edgesTouched: ["left", "top", "right", "bottom"].filter(touched.contains),
+            edgesTouched: edgesTouched(box, width: rgb.width, height: rgb.height),
+            edgesCrossed: ["left", "top", "right", "bottom"].filter(outside.edges.contains),
             leftLuminance: left, rightLuminance: right,
             lightingStops: log2(brighter / darker),
             sharpness: try sharpness(rgb, frame: frame),
