@@ -33,7 +33,8 @@ struct ShapeCanvas {
     }
 
     /// An ellipse turned by `degrees` (clockwise, as the image is seen). The distance is exact
-    /// for circles and close enough along an ellipse's rim for anti-aliasing.
+    /// for circles; for ellipses it is the usual first-order estimate k0 (k0 - 1) / k1, good
+    /// near the rim, which is where anti-aliasing and outlines need it.
     func ellipse(centre: SIMD2<Double>, radii: SIMD2<Double>, degrees: Double = 0) throws -> VipsImage {
         let t = degrees * .pi / 180, c = cos(t), s = sin(t)
         let dx = try coordinates.extractBands(0).linear(1, -centre.x)
@@ -41,8 +42,13 @@ struct ShapeCanvas {
         // Into the ellipse's own axes, each divided by its radius.
         let u = try dx.linear(c / radii.x, 0).add(dy.linear(s / radii.x, 0))
         let v = try dx.linear(-s / radii.y, 0).add(dy.linear(c / radii.y, 0))
-        let k = try u.multiply(u).add(v.multiply(v)).math2("pow", constant: [0.5])
-        return try k.linear(min(radii.x, radii.y), -min(radii.x, radii.y))
+        if radii.x == radii.y {
+            return try u.multiply(u).add(v.multiply(v)).math2("pow", constant: [0.5]).linear(radii.x, -radii.x)
+        }
+        let k0 = try u.multiply(u).add(v.multiply(v)).math2("pow", constant: [0.5])
+        let u1 = try u.linear(1 / radii.x, 0), v1 = try v.linear(1 / radii.y, 0)
+        let k1 = try u1.multiply(u1).add(v1.multiply(v1)).math2("pow", constant: [0.5]).linear(1, 1e-9)
+        return try k0.multiply(k0.linear(1, -1)).divide(k1)
     }
 
     /// The half-plane below the line through `point` at `degrees` (inside where y is larger).

@@ -35,7 +35,7 @@ public enum StickerLibrary {
 
     /// A folder must exist and hold at least one sticker, so a mistyped path is not silently
     /// replaced by the built-in set.
-    private static func checkFolder(_ folder: String) throws {
+    public static func checkFolder(_ folder: String) throws {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw FilterError.invalidParameter("stickers=\(folder): no such folder")
