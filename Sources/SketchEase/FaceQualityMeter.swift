@@ -77,8 +77,9 @@ enum FaceQualityMeter {
         return (x0, y0, x1 - x0, y1 - y0)
     }
 
-    /// Face-frame coordinates of each pixel of an image covering `area` at `scale`: band 0 is
-    /// across and band 1 down from the ellipse centre, both in interocular distances.
+    /// Face-frame coordinates of each pixel of an image whose pixel (0, 0) lies at `origin` in
+    /// the photo and which is scaled by `scale`: `across` and `down`
+    /// from the ellipse centre, both in interocular distances.
     private static func faceCoordinates(width: Int, height: Int, origin: (x: Int, y: Int), scale: Double,
                                         frame: LandmarkFrame) throws -> (across: VipsImage, down: VipsImage) {
         let centre = frame.point(across: 0, down: 0.5)
