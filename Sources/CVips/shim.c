@@ -117,6 +117,15 @@ int sk_op_set_doubles(VipsOperation *op, const char *name, const double *values,
     return result;
 }
 
+int sk_op_set_ints(VipsOperation *op, const char *name, const int *values, int count) {
+    GValue value = G_VALUE_INIT;
+    g_value_init(&value, VIPS_TYPE_ARRAY_INT);
+    vips_value_set_array_int(&value, values, count);
+    int result = set_value(op, name, &value);
+    g_value_unset(&value);
+    return result;
+}
+
 int sk_op_set_enum(VipsOperation *op, const char *name, const char *nick) {
     GParamSpec *spec = g_object_class_find_property(G_OBJECT_GET_CLASS(op), name);
     if (!spec) {

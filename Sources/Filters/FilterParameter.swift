@@ -1,3 +1,5 @@
+import Foundation
+
 /// One typed, documented parameter of a filter.
 public struct FilterParameter: Sendable, Equatable {
     public enum Kind: Sendable, Equatable {
@@ -9,6 +11,8 @@ public struct FilterParameter: Sendable, Equatable {
         case colour(defaultValue: String)
         /// A file path (may be empty).
         case path(defaultValue: String)
+        /// Any number of the options, written comma-separated ("eyes,nose"); empty = none.
+        case choices(options: [String], defaultValue: [String])
     }
 
     public let id: String
@@ -27,6 +31,7 @@ public struct FilterParameter: Sendable, Equatable {
         case .choice(_, let d): .text(d)
         case .colour(let d): .text(d)
         case .path(let d): .text(d)
+        case .choices(_, let d): .text(d.joined(separator: ","))
         }
     }
 
@@ -39,6 +44,8 @@ public struct FilterParameter: Sendable, Equatable {
         case .choice(let options, let d): "\(options.joined(separator: "|")) (default \(d))"
         case .colour(let d): "#rrggbb (default \(d))"
         case .path(let d): d.isEmpty ? "file path (default none)" : "file path (default \(d))"
+        case .choices(let options, let d):
+            "any of \(options.joined(separator: ",")), comma-separated (default \(d.isEmpty ? "none" : d.joined(separator: ",")))"
         }
     }
 
@@ -66,6 +73,12 @@ public struct FilterParameter: Sendable, Equatable {
             return .text(text.lowercased())
         case .path:
             return .text(text)
+        case .choices(let options, _):
+            let chosen = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+                .filter { !$0.isEmpty }
+            guard chosen.allSatisfy(options.contains) else { throw fail() }
+            // Kept in the declared order, each once, so equal choices compare equal.
+            return .text(options.filter(chosen.contains).joined(separator: ","))
         }
     }
 

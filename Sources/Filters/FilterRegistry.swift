@@ -9,6 +9,7 @@ public struct FilterRegistry: Sendable {
     /// The built-in styles.
     public static let standard = FilterRegistry(filters: [
         PencilFilter(),
+        MaskFilter(),
     ])
 
     public var ids: [String] { filters.map(\.id) }

@@ -22,6 +22,8 @@ public struct FilterSettings: Sendable, Equatable, Hashable, Codable {
     public func integer(_ id: String) -> Int { Int(number(id)) }
     public func flag(_ id: String) -> Bool { value(id) == .flag(true) }
     public func text(_ id: String) -> String { value(id).text }
+    /// The options chosen in a `choices` parameter, in declared order.
+    public func list(_ id: String) -> [String] { text(id).split(separator: ",").map(String.init) }
     public func colour(_ id: String) -> RGBColour { RGBColour(hex: text(id)) ?? RGBColour(red: 0, green: 0, blue: 0) }
 
     enum CodingKeys: CodingKey { case values }

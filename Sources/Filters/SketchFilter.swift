@@ -15,6 +15,17 @@ public protocol SketchFilter: Sendable {
     var parameters: [FilterParameter] { get }
 
     func apply(to crop: VipsImage, settings: FilterSettings, context: FilterContext) throws -> VipsImage
+
+    /// True (the default) for styles that redraw the whole crop: the compositor blends their
+    /// output through the face's feathered ellipse. False for styles that draw only on parts
+    /// of the crop and pass the rest of their input through unchanged (stickers): they get the
+    /// crop as drawn so far and their output is used as is, so a sticker reaching past the
+    /// ellipse (a beard below the chin) is not faded out.
+    var blendsThroughFaceMask: Bool { get }
+}
+
+extension SketchFilter {
+    public var blendsThroughFaceMask: Bool { true }
 }
 
 /// What a filter knows about where it runs.

@@ -40,6 +40,10 @@ public struct FaceCompositor: Sendable {
                                landmarks: face.landmarks.map { SIMD2($0.x - Double(rect.x), $0.y - Double(rect.y)) })
                 }
                 let context = FilterContext(faceSize: max(faceSize, 1), seed: Self.seed(for: faces[0].box), faces: regions)
+                if !filter.blendsThroughFaceMask {
+                    drawn = try filter.apply(to: drawn, settings: style.settings, context: context)
+                    continue
+                }
                 let filtered = try filter.apply(to: crop, settings: style.settings, context: context)
                 let mask = try mask(for: faces.map(\.box), in: rect)
                 drawn = try mask.ifThenElse(filtered, drawn, blend: true)

@@ -43,6 +43,9 @@ struct BatchCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write per-photo timings (decode, detect, filter, encode) as JSON.", valueName: "file"))
     var stats: String?
 
+    @Option(help: ArgumentHelp("With -f mask: a folder of sticker pictures (eye.png, nose.png, mouth.png, beard.png, with alpha) to use instead of the built-in drawings.", valueName: "dir"))
+    var stickers: String?
+
     func validate() throws {
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
         guard (0...9).contains(compression) else { throw ValidationError("--compression must be 0...9") }
@@ -50,7 +53,8 @@ struct BatchCommand: ParsableCommand {
     }
 
     func run() throws {
-        let chosenStyle = try style.style()
+        var chosenStyle = try style.style()
+        if let stickers { chosenStyle = try StickerOption.apply(folder: stickers, to: chosenStyle) }
         let options = BatchOptions(
             outputFolder: out, style: chosenStyle, detection: detection.options, render: style.render,
             export: ExportOptions(keepMetadata: keepMetadata, compression: compression, overwrite: overwrite),

@@ -9,6 +9,8 @@ public enum VipsArgument {
     case bool(Bool)
     case string(String)
     case doubles([Double])
+    /// An array of integers (an area as `[left, top, width, height]`).
+    case ints([Int])
     /// An enum or flags argument by its libvips nickname ("multiply", "centre").
     case nick(String)
 
@@ -32,6 +34,9 @@ public enum VipsArgument {
             return sk_op_set_string(op, name, v)
         case .doubles(let v):
             return sk_op_set_doubles(op, name, v, Int32(v.count))
+        case .ints(let v):
+            let values = v.map { Int32(clamping: $0) }
+            return sk_op_set_ints(op, name, values, Int32(values.count))
         case .nick(let v):
             return sk_op_set_enum(op, name, v)
         }

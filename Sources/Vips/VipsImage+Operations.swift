@@ -213,6 +213,20 @@ extension VipsImage {
 
     // MARK: Statistics
 
+    /// Pixel counts per value, one array per band (256 entries for 8-bit images).
+    public func histogram() throws -> [[Int]] {
+        let hist = try VipsCall.image("hist_find", ["in": .image(self)]).cast("uint")
+        let bytes = try hist.pixels()
+        let bands = hist.bands
+        var counts = Array(repeating: [Int](), count: bands)
+        for index in 0..<(bytes.count / 4) {
+            let o = index * 4
+            let v = Int(bytes[o]) | Int(bytes[o + 1]) << 8 | Int(bytes[o + 2]) << 16 | Int(bytes[o + 3]) << 24
+            counts[index % bands].append(v)
+        }
+        return counts
+    }
+
     public func average() throws -> Double { try VipsCall("avg", ["in": .image(self)]).double() }
     public func deviation() throws -> Double { try VipsCall("deviate", ["in": .image(self)]).double() }
     public func minimum() throws -> Double { try VipsCall("min", ["in": .image(self)]).double() }

@@ -34,5 +34,10 @@ import Testing
         let colour = FilterParameter("k", .colour(defaultValue: "#00ff00"), "")
         #expect(try colour.parse("#FF8000") == .text("#ff8000"))
         #expect(throws: FilterError.self) { try colour.parse("orange") }
+        let choices = FilterParameter("m", .choices(options: ["x", "y", "z"], defaultValue: ["x"]), "")
+        #expect(choices.defaultValue == .text("x"))
+        #expect(try choices.parse("z,x,z") == .text("x,z"))
+        #expect(throws: FilterError.self) { try choices.parse("x,w") }
+        #expect(choices.rangeDescription.contains("comma-separated"))
     }
 }

@@ -31,6 +31,7 @@ int sk_op_set_double(VipsOperation *op, const char *name, double value);
 int sk_op_set_bool(VipsOperation *op, const char *name, int value);
 int sk_op_set_string(VipsOperation *op, const char *name, const char *value);
 int sk_op_set_doubles(VipsOperation *op, const char *name, const double *values, int count);
+int sk_op_set_ints(VipsOperation *op, const char *name, const int *values, int count);
 /* Enums and flags by their nickname, e.g. "multiply", "centre". */
 int sk_op_set_enum(VipsOperation *op, const char *name, const char *nick);
 

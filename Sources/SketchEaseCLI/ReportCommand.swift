@@ -1,0 +1,87 @@
+import ArgumentParser
+import Foundation
+import SketchEase
+
+struct ReportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Check each face before sketching it: size, framing, lighting, sharpness, tilt, skin tone.",
+        discussion: """
+            For every face: its box, landmarks and confidence; warnings when it is too small, cut \
+            off by the photo's edge, lit very unevenly, blurred or strongly tilted, each with the \
+            measured value and the limit; and the skin tone (median of cheek and forehead patches) \
+            in sRGB hex and CIELAB, with the pixels used and their spread. Coordinates are pixels \
+            of the upright photo. Warnings do not change the exit status; unreadable photos do.
+            """
+    )
+
+    @Argument(help: ArgumentHelp("Photos and folders of photos.", valueName: "input"))
+    var inputs: [String]
+
+    @Flag(help: "Print JSON instead of text.")
+    var json = false
+
+    @Option(help: ArgumentHelp("Also write each face (longest edge 1080 px) and each eye (full resolution) as PNGs, with a JSON of landmarks and metadata, into this folder.", valueName: "dir"))
+    var exportCrops: String?
+
+    @Flag(help: "Replace exported files that already exist.")
+    var overwrite = false
+
+    @Flag(name: .shortAndLong, help: "Also take photos from sub-folders.")
+    var recursive = false
+
+    @OptionGroup var detection: DetectionFlags
+
+    struct PhotoReport: Encodable {
+        var file: String
+        var width: Int
+        var height: Int
+        var detector: String
+        var faces: [FaceAssessment]
+    }
+
+    func run() throws {
+        let (files, problems) = InputCollector.collect(inputs, recursive: recursive)
+        var failures = problems
+        for problem in problems { Terminal.error(problem.description) }
+        let detector = try detection.openDetector()
+        let exporter = FaceCropExporter(export: ExportOptions(overwrite: overwrite))
+        var reports: [PhotoReport] = []
+        for file in files {
+            do {
+                let photo = try Photo.load(path: file.path)
+                let faces = try detector.detect(in: photo.detectionCopy(maxSide: detection.detectSize),
+                                                options: detection.options, fullSize: (photo.width, photo.height))
+                let assessments = try FaceReport.analyse(photo: photo, faces: faces)
+                if let exportCrops {
+                    let stem = ((file.outputName as NSString).deletingPathExtension as NSString).lastPathComponent
+                    let folder = (exportCrops as NSString).appendingPathComponent((file.outputName as NSString).deletingLastPathComponent)
+                    try exporter.write(photo: photo, assessments: assessments, to: folder, stem: stem)
+                }
+                let report = PhotoReport(file: file.path, width: photo.width, height: photo.height,
+                                         detector: detector.kind.rawValue, faces: assessments)
+                if json { reports.append(report) } else { printText(report) }
+            } catch {
+                let failure = error as? PhotoError ?? PhotoError(path: file.path, reason: .other("\(error)"))
+                failures.append(failure)
+                Terminal.error(failure.description)
+            }
+        }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            print(String(decoding: try encoder.encode(reports), as: UTF8.self))
+        }
+        if !failures.isEmpty { throw ExitCode.failure }
+    }
+
+    private func printText(_ report: PhotoReport) {
+        let count = report.faces.count
+        let flagged = report.faces.filter { !$0.isGood }.count
+        print("\(report.file): \(count) face\(count == 1 ? "" : "s") (\(report.width)×\(report.height))"
+            + (count > 0 ? ", \(flagged) with warnings" : ""))
+        for assessment in report.faces {
+            for line in assessment.summaryLines { print("  " + line) }
+        }
+    }
+}
