@@ -78,7 +78,7 @@ public struct BatchRunner: Sendable {
         } catch let error as VipsError {
             throw PhotoError(path: file.path, reason: .corrupt(error.message))
         }
-        let styled = faces.map { StyledFace(box: $0.box, style: options.style, landmarks: $0.landmarks) }
+        let styled = try styledFaces(for: file, detected: faces)
         let compositor = FaceCompositor(registry: registry, options: options.render)
         let image = try compositor.render(photo.rgb, faces: styled)
         let folder = (output as NSString).deletingLastPathComponent
@@ -88,6 +88,9 @@ public struct BatchRunner: Sendable {
             throw PhotoError(path: folder, reason: .outputNotWritable("cannot create folder"))
         }
         try PNGExporter.write(image, alpha: photo.alpha, to: output, source: file.path, options: options.export)
+        if options.compare {
+            try ComparisonImage.write(original: photo.rgb, result: image, exportedTo: output, options: options.export)
+        }
         return faces.count
     }
 }
