@@ -38,7 +38,7 @@ public enum PreviewImage {
     /// A filled tag with the number in white, just above the box's top-left corner (inside the
     /// image).
     static func label(_ text: String, at box: FaceBox, on image: VipsImage, colour: [Double], line: Int) throws -> VipsImage {
-        let size = max(12, min(40, Int(box.height / 5)))
+        let size = max(16, min(40, Int(box.height / 5)))
         let glyphs = try VipsCall.image("text", ["text": .string(text), "font": .string("sans bold \(size)"), "dpi": .int(72)])
         let pad = max(3, size / 5)
         let tagW = glyphs.width + 2 * pad, tagH = glyphs.height + 2 * pad
