@@ -71,7 +71,8 @@ final class EditorLoop {
         let force = word.hasSuffix("!") && word.count > 1
         guard let command = PromptCommand.named(force ? String(word.dropLast()) : word),
               !force || command.action == .quit else {
-            complain("unknown command '\(word)' (type `help` for the list)")
+            let guess = PromptCommand.closest(to: word).map { "did you mean `\($0)`? " } ?? ""
+            complain("unknown command '\(word)' (\(guess)type `help` for the list)")
             return false
         }
         if command.action != .quit { quitWarned = false }
@@ -226,7 +227,7 @@ final class EditorLoop {
     /// After any change: save the session, say what happened, refresh the preview.
     private func changed(_ what: String) throws {
         try editor.changed()
-        say(what)
+        say(interactive && inline == nil ? what + "  (preview updated)" : what)
         try showPreview(always: false)
     }
 
@@ -238,7 +239,7 @@ final class EditorLoop {
         let count = e.image.faces.count
         let where_ = files.count > 1 ? "[\(current + 1)/\(files.count)] " : ""
         say("\(where_)\(e.file.path): \(count) face\(count == 1 ? "" : "s") (\(photo.width)×\(photo.height))"
-            + (e.resumed ? ", resumed from \(e.sessionPath) (\(e.image.history.position) edits in effect)" : ""))
+            + (e.resumed ? ", resumed from \(e.sessionPath) (\(e.image.history.position) edit\(e.image.history.position == 1 ? "" : "s") in effect)" : ""))
         listFaces()
         do { try showPreview(always: true) } catch { complain("\(error)") }
     }
@@ -329,8 +330,8 @@ final class EditorLoop {
         let pending = unexported
         if force || pending.isEmpty || quitWarned { return true }
         quitWarned = true
-        say("not exported yet: \(pending.map { ($0.file.path as NSString).lastPathComponent }.joined(separator: ", ")) "
-            + "(edits are saved in the session files). `export` writes the PNG; `quit` again or `quit!` leaves anyway.")
+        say("Not exported yet: \(pending.map { ($0.file.path as NSString).lastPathComponent }.joined(separator: ", ")) "
+            + "(your edits are kept in the session file).\n`export` writes the PNG; `quit` again leaves anyway.")
         return false
     }
 

@@ -80,7 +80,7 @@ final class PhotoEditor {
         let folder = (previewPath as NSString).deletingLastPathComponent
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let preview = try PreviewImage.render(image, compositor: compositor)
-        try PNGExporter.write(preview, to: previewPath, options: ExportOptions(compression: 1, overwrite: true))
+        try PNGExporter.write(preview, to: previewPath, options: ExportOptions(compression: 4, overwrite: true))
     }
 
     func export(compare: Bool) throws {

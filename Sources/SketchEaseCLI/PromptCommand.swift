@@ -71,6 +71,30 @@ struct PromptCommand: Sendable {
         return all.first { $0.name == w || $0.aliases.contains(w) }
     }
 
+    /// The command a mistyped word was probably meant to be (one or two letters off).
+    static func closest(to word: String) -> String? {
+        let w = Array(word.lowercased())
+        guard w.count >= 3 else { return nil }
+        let scored = all.flatMap { c in ([c.name] + c.aliases).map { (c.name, distance(w, Array($0))) } }
+        guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= (w.count > 4 ? 2 : 1) else { return nil }
+        return best.0
+    }
+
+    /// Levenshtein distance.
+    private static func distance(_ a: [Character], _ b: [Character]) -> Int {
+        var row = Array(0...b.count)
+        for i in 1...max(a.count, 1) where !a.isEmpty {
+            var previous = row[0]
+            row[0] = i
+            for j in stride(from: 1, through: b.count, by: 1) {
+                let saved = row[j]
+                row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
+                previous = saved
+            }
+        }
+        return row[b.count]
+    }
+
     /// The command list for `help`.
     static var overview: String {
         let width = all.map(\.usage.count).max() ?? 0

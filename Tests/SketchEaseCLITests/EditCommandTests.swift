@@ -69,13 +69,14 @@ import Vips
 
     @Test func mistakesGetAShortMessageAndThePromptGoesOn() throws {
         let out = try TestAssets.temporaryFolder("edit-bad")
-        let script = "bogus\nset\nset 9 pencil\nset 2 crayon\nset 2 pencil darkness=99\nmove 1 x y\nundo\nredo\n"
+        let script = "bogus\nundoo\nset\nset 9 pencil\nset 2 crayon\nset 2 pencil darkness=99\nmove 1 x y\nundo\nredo\n"
             + "help\nhelp mv\nset two pencil\nadd 5000 5000 10 10\nlist\nquit\n"
         let result = try CLIRunner.run(["edit", TestAssets.group, "--out", out], stdin: script)
         #expect(result.status == 0, "\(result.stderr)")
         let errors = result.stderr.split(separator: "\n").map(String.init)
         #expect(errors == [
             "unknown command 'bogus' (type `help` for the list)",
+            "unknown command 'undoo' (did you mean `undo`? type `help` for the list)",
             "usage: set FACES [STYLE] [key=value ...]",
             "there is no face 9 (faces: 1, 2, 3)",
             "unknown filter 'crayon' (available: pencil)",
@@ -111,8 +112,8 @@ import Vips
         let out = try TestAssets.temporaryFolder("edit-quit")
         let warned = try CLIRunner.run(["edit", TestAssets.group, "--out", out], stdin: "set 1 pencil\nquit\nlist\nquit!\n")
         #expect(warned.status == 0)
-        #expect(warned.stdout.contains("not exported yet: group.jpg"))
-        #expect(warned.stdout.components(separatedBy: "not exported yet").last?.contains("  1  ") == true, "still at the prompt")
+        #expect(warned.stdout.contains("Not exported yet: group.jpg"))
+        #expect(warned.stdout.components(separatedBy: "Not exported yet").last?.contains("  1  ") == true, "still at the prompt")
         let eof = try CLIRunner.run(["edit", TestAssets.group, "--out", out], stdin: "set 3 pencil\n")
         #expect(eof.status == 0)
         #expect(eof.stderr.contains("changes not exported; they are saved in \(out)/group.sketchease.json"))
