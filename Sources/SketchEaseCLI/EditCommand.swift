@@ -11,7 +11,9 @@ struct EditCommand: ParsableCommand {
             (shown in the terminal under kitty, iTerm2 or WezTerm). Then type commands: \
             `set 2 pencil darkness=2`, `undo`, `export`, `next`, `help`. Edits are saved as you go \
             in OUT/<name>.sketchease.json: running edit again on the same photo resumes them, and \
-            `sketchease apply` re-exports them. Commands can also be piped in:
+            `sketchease apply` re-exports them (a resumed session keeps its own --box-scale, \
+            --feather and detection settings). --filter and --param give the style that \
+            `set FACE` uses when no style is named. Commands can also be piped in:
               printf 'set all pencil\\nexport\\nquit\\n' | sketchease edit group.jpg --out out/
             """
     )
