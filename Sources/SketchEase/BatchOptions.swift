@@ -10,6 +10,10 @@ public struct BatchOptions: Sendable {
     public var jobs: Int
     /// Inputs with more pixels are refused (0 = no limit).
     public var pixelLimit: Int
+    /// Per-photo, per-face styles; photos it does not list get `style` on every face.
+    public var plan: BatchPlan? = nil
+    /// Also write `name.compare.png`: the original and the result side by side.
+    public var compare = false
 
     public init(outputFolder: String, style: FaceStyle, detection: DetectionOptions = .init(),
                 render: RenderOptions = .init(), export: ExportOptions = .init(), jobs: Int = 1,

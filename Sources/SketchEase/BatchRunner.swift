@@ -105,7 +105,7 @@ public struct BatchRunner: Sendable {
         let faces = found.map {
             $0.scaled(x: Double(photo.width) / Double(copy.width), y: Double(photo.height) / Double(copy.height))
         }
-        let styled = faces.map { StyledFace(box: $0.box, style: options.style, landmarks: $0.landmarks) }
+        let styled = try styledFaces(for: file, detected: faces)
         let compositor = FaceCompositor(registry: registry, options: options.render)
         let image = try StageTimes.measure(&stages, \.filter) { try compositor.render(photo.rgb, faces: styled) }
         let folder = (output as NSString).deletingLastPathComponent
@@ -116,6 +116,9 @@ public struct BatchRunner: Sendable {
         }
         try StageTimes.measure(&stages, \.encode) {
             try PNGExporter.write(image, alpha: photo.alpha, to: output, source: file.path, options: options.export)
+            if options.compare {
+                try ComparisonImage.write(original: photo.rgb, result: image, exportedTo: output, options: options.export)
+            }
         }
         return faces.count
     }

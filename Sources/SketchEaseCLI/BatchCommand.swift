@@ -14,7 +14,13 @@ struct BatchCommand: ParsableCommand {
     )
 
     @Argument(help: ArgumentHelp("Photos and folders of photos.", valueName: "input"))
-    var inputs: [String]
+    var inputs: [String] = []
+
+    @Option(help: ArgumentHelp("Per-photo, per-face styles from a JSON plan (see the README); its photos are processed too.", valueName: "plan.json"))
+    var plan: String?
+
+    @Flag(help: "Also write OUT/<name>.compare.png: the original and the result side by side.")
+    var compare = false
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Folder for the PNGs (created if missing).", valueName: "dir"))
     var out: String
@@ -47,6 +53,7 @@ struct BatchCommand: ParsableCommand {
     var stickers: String?
 
     func validate() throws {
+        guard !inputs.isEmpty || plan != nil else { throw ValidationError("give photos, folders or --plan") }
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
         guard (0...9).contains(compression) else { throw ValidationError("--compression must be 0...9") }
         guard maxPixels >= 0 else { throw ValidationError("--max-pixels must be 0 or more") }
@@ -55,11 +62,16 @@ struct BatchCommand: ParsableCommand {
     func run() throws {
         var chosenStyle = try style.style()
         if let stickers { chosenStyle = try StickerOption.apply(folder: stickers, to: chosenStyle) }
-        let options = BatchOptions(
+        var options = BatchOptions(
             outputFolder: out, style: chosenStyle, detection: detection.options, render: style.render,
             export: ExportOptions(keepMetadata: keepMetadata, compression: compression, overwrite: overwrite),
             jobs: jobs, pixelLimit: maxPixels)
-        let (files, problems) = InputCollector.collect(inputs, recursive: recursive)
+        var (files, problems) = InputCollector.collect(inputs, recursive: recursive)
+        if let plan {
+            options.plan = try loadPlan(plan)
+            files = options.plan!.inputFiles + files.filter { options.plan!.entry(for: $0.path) == nil }
+        }
+        options.compare = compare
         for problem in problems { Terminal.error(problem.description) }
         if files.isEmpty && problems.isEmpty {
             Terminal.warn("no photos found in \(inputs.joined(separator: " "))\(recursive ? "" : " (use --recursive for sub-folders)")")
@@ -95,5 +107,9 @@ struct BatchCommand: ParsableCommand {
             }
             throw ExitCode.failure
         }
+    }
+
+    private func loadPlan(_ path: String) throws -> BatchPlan {
+        do { return try BatchPlan.read(from: path) } catch { throw ValidationError("\(error)") }
     }
 }

@@ -16,6 +16,9 @@ struct SketchEaseCommand: ParsableCommand {
               sketchease detect group.jpg --json
             """,
         version: "0.1.0",
-        subcommands: [BatchCommand.self, DetectCommand.self, FiltersCommand.self, ReportCommand.self]
+        subcommands: [
+            BatchCommand.self, EditCommand.self, ApplyCommand.self, DetectCommand.self, ReportCommand.self,
+            FiltersCommand.self,
+        ]
     )
 }

@@ -1,0 +1,58 @@
+import Testing
+import TestSupport
+@testable import SketchEase
+
+@Suite struct FilteredImageTests {
+    let photo: Photo
+    let face = FaceBox(x: 175, y: 132, width: 182, height: 205) // Grace Hopper's face
+
+    init() throws { photo = try Photo.load(path: TestAssets.graceHopper) }
+
+    @Test func renderFollowsTheEditsAndNeverTouchesTheOriginal() throws {
+        let before = try photo.rgb.pixels()
+        var image = FilteredImage(photo: photo, detected: [DetectedFace(box: face, score: 1)])
+        let compositor = FaceCompositor()
+        #expect(try image.render(with: compositor).pixels() == before, "no style: the photo as it is")
+        try image.perform(.setStyle(faces: [1], style: try .named("pencil")))
+        let styled = try image.render(with: compositor)
+        #expect(try PixelStats.meanAbsoluteDifference(styled, photo.rgb, x: 220, y: 180, width: 80, height: 100) > 20)
+        #expect(try image.render(with: compositor).pixels() == styled.pixels(), "rendering is repeatable")
+        try image.undo()
+        #expect(try image.render(with: compositor).pixels() == before)
+        #expect(try photo.rgb.pixels() == before)
+    }
+
+    @Test func reducedRenderingScalesTheFaces() throws {
+        var image = FilteredImage(photo: photo, detected: [DetectedFace(box: face, score: 1)])
+        try image.perform(.setStyle(faces: [1], style: try .named("pencil")))
+        let (small, scale) = try image.renderReduced(maxSide: 300, with: FaceCompositor())
+        #expect(small.height == 300 && abs(scale - 0.5) < 1e-9)
+        let original = try photo.rgb.resize(scale: scale)
+        #expect(try PixelStats.meanAbsoluteDifference(small, original, x: 110, y: 90, width: 40, height: 50) > 20)
+        #expect(try PixelStats.meanAbsoluteDifference(small, original, x: 0, y: 0, width: 50, height: 30) < 1)
+    }
+
+    @Test func previewOutlinesEachFaceInItsColourAndKeepsTheRestOfThePicture() throws {
+        var image = FilteredImage(photo: photo, detected: [DetectedFace(box: face, score: 1),
+                                                            DetectedFace(box: FaceBox(x: 20, y: 400, width: 100, height: 100), score: 1)])
+        try image.perform(.setStyle(faces: [1], style: try .named("pencil")))
+        let preview = try PreviewImage.render(image, compositor: FaceCompositor(), maxSide: 1200)
+        #expect(preview.width == photo.width && preview.height == photo.height)
+        // Left edge of box 1 (styled, green) and bottom edge of box 2 (plain, amber).
+        let green = try preview.crop(x: 175, y: 250, width: 1, height: 1).pixels()
+        #expect(green.map(Double.init) == PreviewImage.styledColour)
+        let amber = try preview.crop(x: 60, y: 499, width: 1, height: 1).pixels()
+        #expect(amber.map(Double.init) == PreviewImage.plainColour)
+        // Away from the boxes the photo is unchanged.
+        #expect(try PixelStats.meanAbsoluteDifference(preview, photo.rgb, x: 400, y: 500, width: 100, height: 90) == 0)
+    }
+
+    @Test func comparisonPutsOriginalAndResultSideBySide() throws {
+        let result = try photo.rgb.inverted()
+        let both = try ComparisonImage.image(original: photo.rgb, result: result)
+        #expect(both.width == 2 * photo.width + 16 && both.height == photo.height)
+        #expect(try PixelStats.meanAbsoluteDifference(both, photo.rgb, x: 0, y: 0, width: photo.width, height: photo.height) == 0)
+        let right = try both.crop(x: photo.width + 16, y: 0, width: photo.width, height: photo.height)
+        #expect(try right.pixels() == result.pixels())
+    }
+}
