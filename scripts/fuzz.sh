@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Fuzzes the image-loading path (and, with SKETCHEASE_FUZZ=session, session files) with
-# libFuzzer for a few minutes. Not part of CI. Usage: scripts/fuzz.sh [seconds] [image|session]
+# Fuzzes the image-loading path, session sidecars or batch plans with libFuzzer for a few
+# minutes. Not part of CI. Usage: scripts/fuzz.sh [seconds] [image|session|plan]
 # Crashes land in fuzz/crashes/; replay one with .build/debug/SketchEaseFuzz FILE.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,6 +18,15 @@ if [ "$SKETCHEASE_FUZZ" = image ] && [ -z "$(ls -A "$corpus")" ]; then
     vips resize examples/astronaut.png "$corpus/seed.webp" 0.12
     vips resize examples/astronaut.png "$corpus/seed.gif" 0.1
     vips resize examples/grace_hopper.jpg "$corpus/seed.tif" 0.1
+fi
+if [ "$SKETCHEASE_FUZZ" != image ] && [ -z "$(ls -A "$corpus")" ]; then
+    # Seeds: a real session and plan, written by the tool itself.
+    t=$(mktemp -d)
+    swift build --product sketchease >/dev/null
+    printf 'set 1 pencil darkness=2\nadd 10 10 40 40\nset 2 pencil\nmove 1 5 5\ndelete 2\nundo\nexport\nquit!\n' |
+        .build/debug/sketchease edit examples/grace_hopper.jpg --out "$t" >/dev/null 2>&1 || true
+    cp "$t"/*.sketchease.json "$corpus/" 2>/dev/null || true
+    rm -rf "$t"
 fi
 .build-fuzz/release/SketchEaseFuzz "$corpus" -max_total_time="$SECONDS_TO_RUN" -max_len=65536 \
     -rss_limit_mb=2048 -timeout=20 -artifact_prefix=fuzz/crashes/ -print_final_stats=1

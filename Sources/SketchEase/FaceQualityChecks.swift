@@ -7,7 +7,7 @@ extension FaceQualityThresholds {
         if measured.faceSize < minimumFaceSize {
             found.append(FaceQualityWarning(
                 kind: .tooSmall, value: measured.faceSize, threshold: minimumFaceSize,
-                message: "too small: the face is \(Int(measured.faceSize.rounded())) px across (at least \(Int(minimumFaceSize)) px sketches well)"))
+                message: "too small: the face is \(Int(measured.faceSize.rounded(.down))) px across (at least \(Int(minimumFaceSize)) px sketches well)"))
         }
         if measured.outsideFraction > maximumOutsideFraction || !measured.edgesTouched.isEmpty {
             let named = Set(measured.edgesTouched + measured.edgesCrossed)

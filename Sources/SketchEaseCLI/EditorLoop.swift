@@ -81,6 +81,7 @@ final class EditorLoop {
             case .quit: return quit(force: force)
             case .help: help(args)
             case .list: listFaces()
+            case .report: try reportFaces(warningsOnly: false)
             case .filters: listFilters()
             case .preview: try showPreview(always: true)
             case .export: try export()
@@ -241,7 +242,24 @@ final class EditorLoop {
         say("\(where_)\(e.file.path): \(count) face\(count == 1 ? "" : "s") (\(photo.width)×\(photo.height))"
             + (e.resumed ? ", resumed from \(e.sessionPath) (\(e.image.history.position) edit\(e.image.history.position == 1 ? "" : "s") in effect)" : ""))
         listFaces()
+        do { try reportFaces(warningsOnly: true) } catch { complain("\(error)") }
         do { try showPreview(always: true) } catch { complain("\(error)") }
+    }
+
+    /// The face report for the boxes now in effect; `warningsOnly` prints just the problems
+    /// (shown when a photo opens, so a bad face is flagged before styling it).
+    private func reportFaces(warningsOnly: Bool) throws {
+        let faces = editor.image.faces
+        let detected = faces.map { DetectedFace(box: $0.box, score: 1, landmarks: $0.landmarks) }
+        var assessments = try FaceReport.analyse(photo: editor.image.photo, faces: detected)
+        for i in assessments.indices { assessments[i].index = faces[i].id }
+        for a in assessments {
+            if warningsOnly {
+                for w in a.warnings { say("  face \(a.index): \(w.message)") }
+            } else {
+                a.summaryLines.forEach { say($0) }
+            }
+        }
     }
 
     private func listFaces() {

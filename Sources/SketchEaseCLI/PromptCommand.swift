@@ -1,7 +1,7 @@
 /// The commands understood at the `sketchease edit` prompt, with their help.
 struct PromptCommand: Sendable {
     enum Action: Sendable {
-        case set, remove, undo, redo, move, resize, add, delete, detect, list, filters, preview, export
+        case set, remove, undo, redo, move, resize, add, delete, detect, list, report, filters, preview, export
         case skip, next, previous, quit, help
     }
 
@@ -46,6 +46,9 @@ struct PromptCommand: Sendable {
               details: "Faces found where one was before keep their number and style. Lower thresholds find more (and more false) faces; default 0.5."),
         .init(action: .list, name: "list", aliases: ["ls", "l", "faces"], usage: "list",
               summary: "list the faces, their boxes and styles", details: ""),
+        .init(action: .report, name: "report", aliases: ["check", "quality"], usage: "report",
+              summary: "check each face: size, framing, lighting, sharpness, tilt, and its skin tone",
+              details: "The same face report as `sketchease report`, for the boxes as they are now."),
         .init(action: .filters, name: "filters", aliases: ["styles", "f"], usage: "filters",
               summary: "list the styles and their parameters", details: ""),
         .init(action: .preview, name: "preview", aliases: ["p", "show"], usage: "preview",

@@ -4,14 +4,18 @@ import SketchEase
 /// libFuzzer entry point over the paths that read untrusted bytes.
 ///
 /// `SKETCHEASE_FUZZ=image` (default): the bytes are a photo file — load, decode, detect-size
-/// copy, sketch one face region, encode. Any outcome but a crash, hang or sanitizer report is
-/// fine: bad input must come back as a `PhotoError`.
+/// copy, sketch one face region, encode. Bad input must come back as a `PhotoError`.
+/// `SKETCHEASE_FUZZ=session`: the bytes are a session sidecar — read it, replay its edits and
+/// render them over a small photo. `SKETCHEASE_FUZZ=plan`: the bytes are a batch plan.
+/// Any outcome but a crash, hang or sanitizer report is fine.
 /// Built with `-sanitize=fuzzer` by `scripts/fuzz.sh`; a normal build gets a replay `main`
 /// instead, which runs saved inputs (crashes, corpus) given as arguments.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Data(bytes: data, count: size)
     switch ProcessInfo.processInfo.environment["SKETCHEASE_FUZZ"] ?? "image" {
+    case "session": FuzzTargets.session(bytes)
+    case "plan": FuzzTargets.plan(bytes)
     default: FuzzTargets.image(bytes)
     }
     return 0
@@ -24,6 +28,27 @@ enum FuzzTargets {
         try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         return dir
     }()
+
+    /// A small photo to replay sessions over (made once).
+    static let photo: Photo = {
+        let grey = try! VipsImage.solid(width: 160, height: 120, pixel: [120, 110, 100])
+        return try! Photo(image: grey)
+    }()
+
+    static func session(_ bytes: Data) {
+        let path = scratch + "/session.json"
+        guard (try? bytes.write(to: URL(fileURLWithPath: path))) != nil else { return }
+        guard let session = try? SessionFile.read(from: path),
+              let history = try? session.history(file: path) else { return }
+        let image = FilteredImage(photo: photo, history: history)
+        _ = try? image.render(with: FaceCompositor(options: session.render)).pixels()
+    }
+
+    static func plan(_ bytes: Data) {
+        let path = scratch + "/plan.json"
+        guard (try? bytes.write(to: URL(fileURLWithPath: path))) != nil else { return }
+        _ = try? BatchPlan.read(from: path)
+    }
 
     static func image(_ bytes: Data) {
         let input = scratch + "/input", output = scratch + "/output.png"
