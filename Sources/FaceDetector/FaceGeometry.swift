@@ -17,6 +17,15 @@ public struct FaceBox: Codable, Equatable, Hashable, Sendable {
     }
 
     public var center: Point { Point(x: x + width / 2, y: y + height / 2) }
+
+    /// The largest coordinate any box may have (pixels); beyond it a box is not from a photo.
+    public static let coordinateLimit = 10_000_000.0
+
+    /// Finite, with a positive size, and within `coordinateLimit`: safe to turn into pixels.
+    /// Boxes read from files (sessions, plans) must pass this before they are drawn.
+    public var isUsable: Bool {
+        [x, y, width, height].allSatisfy { $0.isFinite && abs($0) <= Self.coordinateLimit } && width > 0 && height > 0
+    }
     public var area: Double { max(0, width) * max(0, height) }
     public var maxX: Double { x + width }
     public var maxY: Double { y + height }

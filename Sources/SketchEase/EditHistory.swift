@@ -23,6 +23,7 @@ public struct EditHistory: Sendable, Equatable, Codable {
             throw EditError.invalidBox("undo position \(position) outside 0...\(edits.count)")
         }
         try Self.checkUniqueIDs(detected)
+        try Self.checkBoxes(detected)
         self.detected = detected; self.edits = edits; self.position = position
         var state = detected
         for edit in edits { state = try Self.apply(edit, to: state) }
@@ -109,7 +110,15 @@ public struct EditHistory: Sendable, Equatable, Codable {
             try checkUniqueIDs(fresh)
             faces = fresh
         }
+        try checkBoxes(faces)
         return faces
+    }
+
+    /// Every box must be drawable: finite, non-empty, within `FaceBox.coordinateLimit`.
+    private static func checkBoxes(_ faces: [EditableFace]) throws {
+        if let bad = faces.first(where: { !$0.box.isUsable }) {
+            throw EditError.invalidBox("face \(bad.id) has an unusable box \(bad.box.array)")
+        }
     }
 
     private static func checkSize(_ w: Double, _ h: Double) throws {

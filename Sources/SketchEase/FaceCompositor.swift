@@ -18,7 +18,7 @@ public struct FaceCompositor: Sendable {
     public func render(_ image: VipsImage, faces: [StyledFace]) throws -> VipsImage {
         let bounds = PixelRect(x: 0, y: 0, width: image.width, height: image.height)
         let regions = faces.compactMap { face -> (StyledFace, PixelRect)? in
-            guard let r = PixelRect(enclosing: face.box.grown(by: options.boxScale)).clipped(to: bounds) else { return nil }
+            guard let r = PixelRect(enclosing: face.box.grown(by: options.boxScale))?.clipped(to: bounds) else { return nil }
             return (face, r)
         }
         var out = image
@@ -105,8 +105,10 @@ struct PixelRect: Equatable {
         self.x = x; self.y = y; self.width = width; self.height = height
     }
 
-    /// The smallest pixel rectangle containing `box`.
-    init(enclosing box: FaceBox) {
+    /// The smallest pixel rectangle containing `box`; nil for a box that is not usable
+    /// (non-finite, empty or absurdly far out), which no pixel rectangle can hold.
+    init?(enclosing box: FaceBox) {
+        guard box.isUsable else { return nil }
         let x0 = Int(box.x.rounded(.down)), y0 = Int(box.y.rounded(.down))
         let x1 = Int(box.maxX.rounded(.up)), y1 = Int(box.maxY.rounded(.up))
         self.init(x: x0, y: y0, width: x1 - x0, height: y1 - y0)

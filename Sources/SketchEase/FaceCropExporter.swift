@@ -64,7 +64,7 @@ public struct FaceCropExporter: Sendable {
         var faces: [FaceJSON] = []
         for assessment in assessments {
             let name = "\(stem)-face\(assessment.index)"
-            guard let faceRect = PixelRect(enclosing: assessment.face.box.grown(by: boxScale)).clipped(to: bounds) else { continue }
+            guard let faceRect = PixelRect(enclosing: assessment.face.box.grown(by: boxScale))?.clipped(to: bounds) else { continue }
             let scale = Double(longestEdge) / Double(max(faceRect.width, faceRect.height))
             let crop = try photo.rgb.crop(x: faceRect.x, y: faceRect.y, width: faceRect.width, height: faceRect.height)
             let resized = try crop.resize(scale: scale)
@@ -77,7 +77,7 @@ public struct FaceCropExporter: Sendable {
             let side = max(8, 0.6 * frame.interocular)
             for (label, eye) in [("left_eye", frame.leftEye), ("right_eye", frame.rightEye)] {
                 let box = FaceBox(x: eye.x - side / 2, y: eye.y - side / 2, width: side, height: side)
-                guard let rect = PixelRect(enclosing: box).clipped(to: bounds) else { continue }
+                guard let rect = PixelRect(enclosing: box)?.clipped(to: bounds) else { continue }
                 let path = (folder as NSString).appendingPathComponent("\(name)-\(label.replacingOccurrences(of: "_", with: "-")).png")
                 try PNGExporter.write(try photo.rgb.crop(x: rect.x, y: rect.y, width: rect.width, height: rect.height),
                                       to: path, source: photo.path, options: export)

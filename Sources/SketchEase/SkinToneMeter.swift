@@ -16,7 +16,7 @@ enum SkinToneMeter {
             let c = frame.point(across: spec.across, down: spec.down)
             let w = max(2, spec.w * frame.interocular), h = max(2, spec.h * frame.interocular)
             let box = FaceBox(x: c.x - w / 2, y: c.y - h / 2, width: w, height: h)
-            guard let rect = PixelRect(enclosing: box).clipped(to: bounds), rect.width >= 2, rect.height >= 2 else { return nil }
+            guard let rect = PixelRect(enclosing: box)?.clipped(to: bounds), rect.width >= 2, rect.height >= 2 else { return nil }
             return rect
         }
     }

@@ -34,11 +34,12 @@ import TestSupport
     @Test func overlappingFacesShareOneMaskWithoutASeam() throws {
         let a = FaceBox(x: 100, y: 100, width: 120, height: 150)
         let b = FaceBox(x: 190, y: 110, width: 120, height: 150)
-        let groups = FaceCompositor.overlapGroups([PixelRect(enclosing: a.grown(by: 1.3)), PixelRect(enclosing: b.grown(by: 1.3)),
+        let ra = try #require(PixelRect(enclosing: a.grown(by: 1.3))), rb = try #require(PixelRect(enclosing: b.grown(by: 1.3)))
+        let groups = FaceCompositor.overlapGroups([ra, rb,
                                                    PixelRect(x: 450, y: 500, width: 20, height: 20)])
         #expect(groups == [[0, 1], [2]])
         let compositor = FaceCompositor()
-        let rect = PixelRect(enclosing: a.grown(by: 1.3)).union(PixelRect(enclosing: b.grown(by: 1.3)))
+        let rect = ra.union(rb)
         let mask = try compositor.mask(for: [a, b], in: rect)
         // Between the two centres, where the ellipses overlap, the combined mask stays full.
         let between = try mask.crop(x: 205 - rect.x, y: 180 - rect.y, width: 1, height: 1).average()
@@ -53,6 +54,15 @@ import TestSupport
         let out = try FaceCompositor().render(photo.rgb, faces: styled)
         #expect(out.width == 512 && out.height == 600)
         _ = try out.pixels()
+    }
+
+    @Test func unusableBoxesAreSkippedNotTrapped() throws {
+        let pencil = try FaceStyle.named("pencil")
+        let bad = [FaceBox(x: 1e300, y: 10, width: 50, height: 50), FaceBox(x: .nan, y: 0, width: 10, height: 10),
+                   FaceBox(x: 10, y: 10, width: -40, height: 40)]
+        #expect(bad.allSatisfy { !$0.isUsable })
+        let out = try FaceCompositor().render(photo.rgb, faces: bad.map { StyledFace(box: $0, style: pencil) })
+        #expect(try out.pixels() == photo.rgb.pixels())
     }
 
     @Test func renderingIsAPureFunction() throws {

@@ -108,7 +108,7 @@ import TestSupport
         let out = try FaceCompositor().render(photo.rgb, faces: [StyledFace(box: face.box, style: style, landmarks: face.landmarks)])
         // The region the compositor cuts: its output there is exactly the filter's, unfaded.
         let compositor = FaceCompositor()
-        let rect = try #require(PixelRect(enclosing: face.box.grown(by: compositor.options.boxScale))
+        let rect = try #require(PixelRect(enclosing: face.box.grown(by: compositor.options.boxScale))?
             .clipped(to: PixelRect(x: 0, y: 0, width: photo.width, height: photo.height)))
         let region = FaceRegion(x: face.box.x - Double(rect.x), y: face.box.y - Double(rect.y),
                                 width: face.box.width, height: face.box.height,
