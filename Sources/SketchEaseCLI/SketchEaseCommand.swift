@@ -16,6 +16,6 @@ struct SketchEaseCommand: ParsableCommand {
               sketchease detect group.jpg --json
             """,
         version: "0.1.0",
-        subcommands: [BatchCommand.self, DetectCommand.self, FiltersCommand.self]
+        subcommands: [BatchCommand.self, DetectCommand.self, FiltersCommand.self, GalleryCommand.self]
     )
 }
