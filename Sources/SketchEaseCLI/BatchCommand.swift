@@ -49,7 +49,7 @@ struct BatchCommand: ParsableCommand {
     func run() throws {
         let chosenStyle = try style.style()
         let options = BatchOptions(
-            outputFolder: out, style: chosenStyle, detection: detection.options, render: style.render,
+            outputFolder: out, style: chosenStyle, detection: detection.options, render: try style.renderOptions(),
             export: ExportOptions(keepMetadata: keepMetadata, compression: compression, overwrite: overwrite),
             jobs: jobs, pixelLimit: maxPixels)
         let (files, problems) = InputCollector.collect(inputs, recursive: recursive)
