@@ -23,8 +23,10 @@ public struct ReliefFilter: SketchFilter {
                         "Depth of the carving: how far bright areas stand out from dark ones."),
         FilterParameter("detail", .number(range: 0.001...0.03, defaultValue: 0.008),
                         "Smoothing of the height field as a fraction of the face size (larger = softer forms)."),
+        FilterParameter("material", .colour(defaultValue: "#e4ddd0"),
+                        "Colour of the carved surface (light sandstone by default)."),
         FilterParameter("tint", .number(range: 0...1, defaultValue: 0),
-                        "Mix of the photo's colours into the stone grey (0 = grey stone, 1 = full colour)."),
+                        "Mix of the photo's colours into the material (0 = plain material, 1 = full colour)."),
     ]
 
     public init() {}
@@ -53,14 +55,14 @@ public struct ReliefFilter: SketchFilter {
             let diffuse = try cosine.add(cosine.absolute()).linear(0.5, 0) // max(0, n.l)
             // Reflected light's z component (viewer straight above): 2 (n.l) n_z - l_z.
             let reflected = try diffuse.multiply(nz).linear(2, -light.z)
-            let specular = try reflected.add(reflected.absolute()).linear(0.5, 0).math2("pow", constant: [24])
-            shade = try diffuse.linear(0.75, 0.22).add(specular.linear(0.25, 0))
+            let specular = try reflected.add(reflected.absolute()).linear(0.5, 0).math2("pow", constant: [16])
+            shade = try diffuse.linear(0.8, 0.16).add(specular.linear(0.35, 0))
         }
-        let stone = try shade.linear(0.92, 0).clamped()
+        let lit = try shade.clamped(0, 1.2)
+        // The surface colour: the material, mixed with the photo's colours by `tint`.
         let tint = settings.number("tint")
-        guard tint > 0 else { return try stone.unitToGreyRGB() }
-        // Mix stone grey with the photo's colour, both lit by the same shade.
-        let colour = try crop.linear(1.0 / 255, 0).linear(tint, 1 - tint)
-        return try colour.multiply(stone).linear(255, 0).cast("uchar").reinterpreted(as: "srgb")
+        let material = settings.colour("material").components.map { $0 / 255 * (1 - tint) }
+        let surface = try crop.linear([tint / 255], material)
+        return try surface.multiply(lit).linear(255, 0).cast("uchar").reinterpreted(as: "srgb")
     }
 }

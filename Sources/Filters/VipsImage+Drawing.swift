@@ -59,9 +59,32 @@ extension VipsImage {
     /// Zero-mean paper grain: seeded gaussian noise softened over `grainSize` pixels and
     /// rescaled to unit deviation, so its strength does not depend on its size.
     static func paperGrain(width: Int, height: Int, grainSize: Double, seed: Int) throws -> VipsImage {
+        if grainSize > 4 { return try smoothNoise(width: width, height: height, grainSize: grainSize, seed: seed) }
         let noise = try gaussianNoise(width: width, height: height, mean: 0, sigma: 1, seed: seed)
         guard grainSize >= 0.3 else { return noise }
         // Blurring white noise by sigma s leaves deviation 1 / (2 s sqrt(pi)).
         return try noise.softened(sigma: grainSize).linear(2 * grainSize * 1.7725, 0)
+    }
+
+    /// Coarse noise made at low resolution and enlarged: a large blur of full-size noise
+    /// costs far more for the same look.
+    private static func smoothNoise(width: Int, height: Int, grainSize: Double, seed: Int) throws -> VipsImage {
+        let factor = grainSize / 2
+        let smallWidth = Int((Double(width) / factor).rounded(.up)) + 2
+        let smallHeight = Int((Double(height) / factor).rounded(.up)) + 2
+        let small = try gaussianNoise(width: smallWidth, height: smallHeight, mean: 0, sigma: 1, seed: seed).softened(sigma: 2)
+        let unit = try small.linear(1 / max(1e-6, try small.deviation()), 0)
+        return try unit.resize(scale: factor, kernel: "cubic").crop(x: 0, y: 0, width: width, height: height)
+    }
+
+    /// Gaussian blur for large radii: shrink so the blur is a few pixels wide, blur, enlarge.
+    /// Looks the same as a full-size blur of that radius and costs a fraction of it.
+    func broadBlur(sigma: Double) throws -> VipsImage {
+        guard sigma > 6 else { return try softened(sigma: sigma) }
+        let factor = sigma / 3
+        let small = try resize(scale: 1 / factor).softened(sigma: 3)
+        let enlarged = try small.resize(scale: Double(width) / Double(small.width),
+                                        verticalScale: Double(height) / Double(small.height), kernel: "cubic")
+        return try enlarged.embed(x: 0, y: 0, width: width, height: height, extend: "copy").crop(x: 0, y: 0, width: width, height: height)
     }
 }

@@ -33,10 +33,21 @@ import Vips
     }
 
     @Test func flatSurfaceIsEvenlyLitAndHeightDeepens() throws {
-        #expect(try FilterBench.render("relief", FilterBench.flat(120)).deviation() < 0.5)
-        let shallow = try FilterBench.render("relief", dome(), ["height": "0.5"], faceSize: 100).deviation()
-        let deep = try FilterBench.render("relief", dome(), ["height": "5"], faceSize: 100).deviation()
+        #expect(try FilterBench.render("relief", FilterBench.flat(120)).extractBands(0).deviation() < 0.5)
+        let shallow = try FilterBench.render("relief", dome(), ["height": "0.5"], faceSize: 100).extractBands(0).deviation()
+        let deep = try FilterBench.render("relief", dome(), ["height": "5"], faceSize: 100).extractBands(0).deviation()
         #expect(deep > shallow * 1.5, "shading contrast \(shallow) → \(deep)")
+    }
+
+    @Test func materialAndTintColourTheSurface() throws {
+        let flat = try FilterBench.flat(120)
+        let stone = try FilterBench.render("relief", flat, ["material": "#ff8000"])
+        #expect(try stone.extractBands(0).average() > stone.extractBands(2).average() + 100)
+        let photo = try FilterBench.faceCrop()
+        let tinted = try FilterBench.render("relief", photo, ["tint": "1", "material": "#ffffff"])
+        // Full tint shows the photo's own colours: the blue backdrop stays bluer than red.
+        let corner = try tinted.crop(x: 250, y: 0, width: 30, height: 30)
+        #expect(try corner.extractBands(2).average() > corner.extractBands(0).average() + 30)
     }
 
     @Test func lightingModelsDiffer() throws {
