@@ -30,6 +30,8 @@ public struct ChromaKeyFilter: SketchFilter {
                         "Picture put where the key was, scaled to cover the area; overrides the colour."),
         FilterParameter("softness", .number(range: 0...3, defaultValue: 0.8),
                         "Blur of the key's edge, in pixels (0 = hard cut)."),
+        FilterParameter("spill", .number(range: 0...1, defaultValue: 0.5),
+                        "Greying of kept pixels tinged with the key colour (screen light on hair and edges)."),
     ]
 
     public init() {}
@@ -37,17 +39,34 @@ public struct ChromaKeyFilter: SketchFilter {
     public func apply(to crop: VipsImage, settings: FilterSettings, context: FilterContext) throws -> VipsImage {
         let key = try keyMask(crop, settings: settings)
         let backdrop = try background(width: crop.width, height: crop.height, settings: settings)
-        return try key.ifThenElse(backdrop, crop, blend: true).cast("uchar").reinterpreted(as: "srgb")
+        let kept = try suppressingSpill(crop, settings: settings)
+        return try key.ifThenElse(backdrop, kept, blend: true).cast("uchar").reinterpreted(as: "srgb")
+    }
+
+    /// Kept pixels near the key's hue (within 1.5 × tolerance) but too grey or dark to key,
+    /// typically hair and edges lit by the screen, are pulled towards their own grey.
+    func suppressingSpill(_ crop: VipsImage, settings: FilterSettings) throws -> VipsImage {
+        let spill = settings.number("spill")
+        guard spill > 0 else { return crop }
+        let tinged = try hueDistance(crop, settings: settings)
+            .relational("lesseq", constant: [settings.number("tolerance") * 1.5 / 360 * 255])
+        let grey = try crop.bandMean().cast("float")
+        let greyed = try crop.cast("float").linear(1 - spill, 0).add(grey.linear(spill, 0)).cast("uchar")
+        return try tinged.ifThenElse(greyed, crop)
+    }
+
+    /// Circular distance of each pixel's hue from the key hue, in libvips' 0...255 hue units.
+    func hueDistance(_ crop: VipsImage, settings: FilterSettings) throws -> VipsImage {
+        let hue = try crop.colourspace("hsv").extractBands(0).cast("float")
+        let offset = try hue.linear(1, -settings.number("hue") / 360 * 255).absolute()
+        return try VipsImage.bandrank([offset, offset.linear(-1, 255)], index: 0)
     }
 
     /// 8-bit mask: 255 where the pixel is in the keyed colour range.
     func keyMask(_ crop: VipsImage, settings: FilterSettings) throws -> VipsImage {
         let hsv = try crop.colourspace("hsv").cast("float")
         let unit = 255.0
-        // Circular hue distance in libvips' 0...255 units.
-        let offset = try hsv.extractBands(0).linear(1, -settings.number("hue") / 360 * unit).absolute()
-        let wrapped = try offset.linear(-1, unit)
-        let distance = try VipsImage.bandrank([offset, wrapped], index: 0)
+        let distance = try hueDistance(crop, settings: settings)
         let tolerance = settings.number("tolerance") / 360 * unit
         var key = try distance.relational("lesseq", constant: [tolerance])
         let bounds: [(band: Int, low: String, high: String)] = [(1, "saturation-min", "saturation-max"), (2, "value-min", "value-max")]

@@ -21,7 +21,7 @@ public struct ReliefFilter: SketchFilter {
                         "Height of the light above the surface, in degrees (90 = straight on)."),
         FilterParameter("height", .number(range: 0.1...10, defaultValue: 2),
                         "Depth of the carving: how far bright areas stand out from dark ones."),
-        FilterParameter("detail", .number(range: 0.001...0.03, defaultValue: 0.008),
+        FilterParameter("smoothing", .number(range: 0.001...0.03, defaultValue: 0.008),
                         "Smoothing of the height field as a fraction of the face size (larger = softer forms)."),
         FilterParameter("material", .colour(defaultValue: "#e4ddd0"),
                         "Colour of the carved surface (light sandstone by default)."),
@@ -33,7 +33,7 @@ public struct ReliefFilter: SketchFilter {
 
     public func apply(to crop: VipsImage, settings: FilterSettings, context: FilterContext) throws -> VipsImage {
         let face = context.faceSize
-        let heightField = try crop.luminance().softened(sigma: max(0.5, settings.number("detail") * face))
+        let heightField = try crop.luminance().softened(sigma: max(0.5, settings.number("smoothing") * face))
             .linear(settings.number("height") * face * 0.05, 0)
         let (dx, dy) = try heightField.gradients()
         // n = (-dh/dx, -dh/dy, 1) / length; image y points down, so "up" is -y.

@@ -14,7 +14,7 @@ public struct StyleGallery: Sendable {
     /// How far around the face box each crop reaches (as in `batch --box-scale`).
     public var boxScale: Double
 
-    public init(columns: [Column], cellHeight: Int = 220, boxScale: Double = 1.5) {
+    public init(columns: [Column], cellHeight: Int = 200, boxScale: Double = 1.5) {
         self.columns = columns; self.cellHeight = cellHeight; self.boxScale = boxScale
     }
 

@@ -17,7 +17,7 @@ struct GalleryCommand: ParsableCommand {
     var out: String
 
     @Option(help: "Height of each face in the sheet, in pixels.")
-    var cellHeight: Int = 220
+    var cellHeight: Int = 200
 
     @OptionGroup var detection: DetectionFlags
 

@@ -23,7 +23,7 @@ import Vips
     }
 
     @Test func replacesOnlyKeyedPixels() throws {
-        let out = try FilterBench.render("chroma", shot, ["background": "#2040ff", "softness": "0"])
+        let out = try FilterBench.render("chroma", shot, ["background": "#2040ff", "softness": "0", "spill": "0"])
         #expect(try pixel(out, 30, 100) == [0x20, 0x40, 0xff])       // green backdrop
         #expect(try pixel(out, 60, 60) == [224, 172, 140])           // skin kept
         #expect(try pixel(out, 10, 10) == [128, 128, 128])           // grey kept
@@ -32,6 +32,13 @@ import Vips
         let changed = try out.cast("float").subtract(shot.cast("float")).absolute().bandMean()
             .relational("more", constant: [0]).average() / 255 * 120 * 120
         #expect(Int(changed.rounded()) == 120 * 120 - 40 * 40 - 20 * 20 - 20 * 20)
+    }
+
+    @Test func spillGreysKeptPixelsTingedWithTheKey() throws {
+        let out = try FilterBench.render("chroma", shot, ["spill": "1", "softness": "0"])
+        let shadow = try pixel(out, 100, 100)
+        #expect(shadow[0] == shadow[1] && shadow[1] == shadow[2], "shadow greyed: \(shadow)")
+        #expect(try pixel(out, 60, 60) == [224, 172, 140]) // skin is far from green: untouched
     }
 
     @Test func hueToleranceDecides() throws {
