@@ -56,7 +56,7 @@ public struct ReliefFilter: SketchFilter {
             // Reflected light's z component (viewer straight above): 2 (n.l) n_z - l_z.
             let reflected = try diffuse.multiply(nz).linear(2, -light.z)
             let specular = try reflected.add(reflected.absolute()).linear(0.5, 0).math2("pow", constant: [16])
-            shade = try diffuse.linear(0.8, 0.16).add(specular.linear(0.35, 0))
+            shade = try diffuse.linear(0.78, 0.24).add(specular.linear(0.35, 0))
         }
         let lit = try shade.clamped(0, 1.2)
         // The surface colour: the material, mixed with the photo's colours by `tint`.
