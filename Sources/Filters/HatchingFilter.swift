@@ -7,13 +7,13 @@ import Vips
 /// adds one more layer of lines at a new angle (diagonal, counter-diagonal, horizontal,
 /// vertical), each fading in over a short range of tone so layers do not start with a hard
 /// edge. Lines wobble slightly along seeded low-frequency noise, like a hand-held pen, and a
-/// light outline layer keeps the contours. Line spacing follows the face size.
+/// thin pen outline keeps the contours. Line spacing follows the face size.
 public struct HatchingFilter: SketchFilter {
     public let id = "hatching"
     public let name = "Hatching"
     public let summary = "Pen hatching: parallel lines for mid tones, cross-hatching for darker ones."
     public let parameters: [FilterParameter] = [
-        FilterParameter("spacing", .number(range: 0.008...0.08, defaultValue: 0.028),
+        FilterParameter("spacing", .number(range: 0.008...0.08, defaultValue: 0.035),
                         "Distance between lines as a fraction of the face size."),
         FilterParameter("angle", .number(range: 0...180, defaultValue: 45),
                         "Direction of the first (lightest) layer of lines, in degrees."),
@@ -56,9 +56,10 @@ public struct HatchingFilter: SketchFilter {
             paper = try paper.multiply(line.multiply(weight).linear(-0.8, 1))
         }
 
-        // Contours: gradient of a lightly smoothed grey image.
-        let contour = try grey.softened(sigma: max(0.7, 0.006 * face)).gradientMagnitude()
-            .linear(face * 0.1, -0.15).clamped()
+        // Contours as pen lines: the dark side of a difference of gaussians, like ink's XDoG.
+        let sigma = max(0.7, 0.006 * face)
+        let contour = try grey.softened(sigma: sigma).subtract(grey.softened(sigma: sigma * 1.6))
+            .linear(-40, -0.4).clamped()
         paper = try paper.multiply(contour.linear(-settings.number("outline"), 1))
         return try paper.clamped().unitToGreyRGB()
     }
