@@ -5,9 +5,10 @@ import Vips
 ///
 /// Luminance is read as a height field (scaled by `height` and the face size), surface normals
 /// come from central differences, and the surface is shaded either with Phong (diffuse plus a
-/// specular highlight from one directional light) or with the order-2 spherical-harmonics
-/// irradiance of the same light (Ramamoorthi & Hanrahan 2001: nine coefficients, a soft
-/// diffuse look with light wrapping round the forms).
+/// specular highlight from one directional light) or with order-2 spherical-harmonics
+/// irradiance (Ramamoorthi & Hanrahan 2001: nine coefficients) of an environment made of that
+/// light and a soft sky in front of the relief: a matte, diffuse look with light wrapping round
+/// the forms.
 public struct ReliefFilter: SketchFilter {
     public let id = "relief"
     public let name = "Relief"
@@ -47,10 +48,13 @@ public struct ReliefFilter: SketchFilter {
 
         let shade: VipsImage
         if settings.text("lighting") == "harmonics" {
-            // Irradiance of a unit directional light projected onto spherical harmonics up to
-            // order 2: sum over l of A_l (2l+1)/(4 pi) P_l(cos): 1/4 + cos/2 + 5/32 (3 cos^2 - 1).
-            let irradiance = try cosine.multiply(cosine).linear(15.0 / 32, 0).add(cosine.linear(0.5, 0.25 - 5.0 / 32))
-            shade = try irradiance.linear(0.85, 0.12)
+            // The environment: the directional light plus a uniform sky over the hemisphere
+            // facing the viewer. Projected onto spherical harmonics up to order 2, a unit
+            // directional light gives irradiance sum_l A_l (2l+1)/(4 pi) P_l(cos) =
+            // 1/4 + cos/2 + 5/32 (3 cos^2 - 1); the sky's order-2 terms vanish, leaving (1 + n_z)/2.
+            let sun = try cosine.multiply(cosine).linear(15.0 / 32, 0).add(cosine.linear(0.5, 0.25 - 5.0 / 32))
+            let sky = try nz.linear(0.5, 0.5)
+            shade = try sun.linear(0.55, 0).add(sky.linear(0.45, 0)).linear(1.1, 0)
         } else {
             let diffuse = try cosine.add(cosine.absolute()).linear(0.5, 0) // max(0, n.l)
             // Reflected light's z component (viewer straight above): 2 (n.l) n_z - l_z.
