@@ -27,7 +27,8 @@ public struct PencilFilter: SketchFilter {
 
     public func apply(to crop: VipsImage, settings: FilterSettings, context: FilterContext) throws -> VipsImage {
         let face = context.faceSize
-        let grey = try crop.colourspace("b-w").extractBands(0)
+        // Lightly smoothed first: the dodge amplifies sensor and JPEG noise in dark areas.
+        let grey = try crop.colourspace("b-w").extractBands(0).softened(sigma: max(0.5, 0.003 * face)).cast("uchar")
         let sigma = max(0.8, settings.number("stroke") * face)
         let blurredNegative = try grey.inverted().softened(sigma: sigma)
         // dodge = grey * 256 / (256 - blurredNegative), in 0...1 after clipping
