@@ -5,12 +5,16 @@ SWIFT ?= swift
 OUT ?= out/demo
 BIN := .build/release/sketchease
 
-.PHONY: demo test bench fuzz setup deps model examples build clean
+.PHONY: demo test bench fuzz gallery setup deps model examples build clean
 
 ## demo: install what is missing, build, and sketch every face in examples/ into out/demo/
 demo: build
 	$(BIN) batch examples --out $(OUT) --overwrite
 	@echo "Sketches written to $(OUT)/"
+
+## gallery: every style on the example faces, one contact sheet for the README (docs/gallery.png)
+gallery: build
+	$(BIN) gallery examples/grace_hopper.jpg examples/astronaut.png --out docs/gallery.png
 
 ## test: install what is missing and run the whole test suite
 test: setup

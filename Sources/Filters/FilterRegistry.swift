@@ -9,6 +9,15 @@ public struct FilterRegistry: Sendable {
     /// The built-in styles.
     public static let standard = FilterRegistry(filters: [
         PencilFilter(),
+        CharcoalFilter(),
+        InkFilter(),
+        HatchingFilter(),
+        CartoonFilter(),
+        ReliefFilter(),
+        PixelateFilter(),
+        BlurFilter(),
+        ChromaKeyFilter(),
+        NoneFilter(),
         MaskFilter(),
     ])
 

@@ -1,31 +1,55 @@
 import Vips
 
-/// Colour-dodge pencil sketch: the grey image divided by its blurred negative.
+/// Colour-dodge pencil sketch on paper.
 ///
-/// Flat tones wash out to paper white while edges, where the blur differs from the image,
-/// stay as graphite lines. Stroke width follows the face size.
+/// The grey image divided by its blurred negative gives graphite lines where the blur differs
+/// from the image. Colour dodge alone leaves flat areas blank and turns dark ones white, so a
+/// soft tone layer shades the darks back in, a light edge layer keeps contours in flat areas,
+/// and seeded paper grain shows through the graphite. Everything scales with the face size.
 public struct PencilFilter: SketchFilter {
     public let id = "pencil"
     public let name = "Pencil"
-    public let summary = "Graphite pencil drawing (colour dodge of the blurred negative)."
+    public let summary = "Graphite pencil drawing: colour-dodge lines, shading and paper grain."
     public let parameters: [FilterParameter] = [
         FilterParameter("stroke", .number(range: 0.005...0.2, defaultValue: 0.03),
                         "Blur radius as a fraction of the face size: larger gives broader, softer strokes."),
         FilterParameter("darkness", .number(range: 0.5...4, defaultValue: 1.6),
                         "Gamma applied to the drawing: above 1 darkens the lines."),
+        FilterParameter("shading", .number(range: 0...1, defaultValue: 0.55),
+                        "How much of the photo's dark tones are shaded in (0 = lines only, blacks wash out)."),
+        FilterParameter("edges", .number(range: 0...1, defaultValue: 0.3),
+                        "Strength of the light outline layer that keeps contours in flat areas."),
+        FilterParameter("grain", .number(range: 0...1, defaultValue: 0.3),
+                        "Paper grain showing through the graphite."),
     ]
 
     public init() {}
 
     public func apply(to crop: VipsImage, settings: FilterSettings, context: FilterContext) throws -> VipsImage {
-        let grey = try crop.colourspace("b-w").extractBands(0)
-        let sigma = max(0.8, settings.number("stroke") * context.faceSize)
-        let blurredNegative = try grey.inverted().gaussianBlur(sigma: sigma)
-        // dodge = grey * 256 / (256 - blurredNegative), clipped to white
-        let denominator = try blurredNegative.linear(-1, 256)
-        let dodge = try grey.linear(256, 0).divide(denominator)
-        let drawing = try dodge.linear(1.0 / 255, 0).math2("pow", constant: [settings.number("darkness")])
-            .linear(255, 0).cast("uchar")
-        return try VipsImage.bandjoin([drawing, drawing, drawing]).reinterpreted(as: "srgb")
+        let face = context.faceSize
+        // Lightly smoothed first: the dodge amplifies sensor and JPEG noise in dark areas.
+        let grey = try crop.colourspace("b-w").extractBands(0).softened(sigma: max(0.5, 0.003 * face)).cast("uchar")
+        let sigma = max(0.8, settings.number("stroke") * face)
+        let blurredNegative = try grey.inverted().softened(sigma: sigma)
+        // dodge = grey * 256 / (256 - blurredNegative), in 0...1 after clipping
+        let dodge = try grey.linear(256.0 / 255, 0).divide(blurredNegative.linear(-1, 256)).clamped()
+        var drawing = try dodge.math2("pow", constant: [settings.number("darkness")])
+
+        // Tone: shade dark areas (which the dodge washes to white) with a soft version of the photo.
+        let tone = try grey.linear(1.0 / 255, 0).softened(sigma: max(1, 0.015 * face))
+        let shadow = try tone.linear(-1, 1).math2("pow", constant: [2]) // 1 in blacks, 0 in highlights
+        drawing = try drawing.multiply(shadow.linear(-settings.number("shading"), 1))
+
+        // Light edges: gradient of a slightly smoothed grey image, as faint outlines.
+        let smooth = try grey.linear(1.0 / 255, 0).softened(sigma: max(0.7, 0.006 * face))
+        let edge = try smooth.gradientMagnitude().linear(face * 0.05, -0.05).clamped()
+        drawing = try drawing.multiply(edge.linear(-settings.number("edges"), 1))
+
+        // Paper grain: fine seeded noise, stronger where there is graphite to break up.
+        let grain = try VipsImage.paperGrain(width: crop.width, height: crop.height,
+                                             grainSize: max(0.5, 0.003 * face), seed: context.seed)
+        let graphite = try drawing.linear(-1, 1).linear(0.8, 0.2)
+        let textured = try drawing.add(grain.multiply(graphite).linear(0.12 * settings.number("grain"), 0))
+        return try textured.clamped().unitToGreyRGB()
     }
 }

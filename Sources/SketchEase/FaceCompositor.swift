@@ -6,6 +6,9 @@ import Foundation
 /// Faces whose padded regions overlap are handled as one group: the filter runs once on the
 /// group's crop and the faces' ellipses are merged (per-pixel maximum) into one mask, so
 /// overlapping faces show no seam.
+///
+/// With a background style, that style is drawn over the whole photo first and each face
+/// region shows the face (styled, or as photographed) through its mask, over that background.
 public struct FaceCompositor: Sendable {
     public var registry: FilterRegistry
     public var options: RenderOptions
@@ -21,12 +24,14 @@ public struct FaceCompositor: Sendable {
             guard let r = PixelRect(enclosing: face.box.grown(by: options.boxScale))?.clipped(to: bounds) else { return nil }
             return (face, r)
         }
-        var out = image
+        let backdrop = try background(for: image, faces: regions.map(\.0))
+        var out = backdrop ?? image
         for group in Self.overlapGroups(regions.map(\.1)) {
             let rect = group.map { regions[$0].1 }.reduce(regions[group[0]].1) { $0.union($1) }
             let members = group.map { regions[$0].0 }
             let crop = try image.crop(x: rect.x, y: rect.y, width: rect.width, height: rect.height)
-            var drawn = crop
+            // Faces are blended over the background style where there is one, else over the photo.
+            var drawn = try backdrop?.crop(x: rect.x, y: rect.y, width: rect.width, height: rect.height) ?? crop
             // One pass per distinct style in the group, in the order faces were given.
             var styles: [FaceStyle] = []
             for m in members where !styles.contains(m.style) { styles.append(m.style) }
@@ -53,6 +58,17 @@ public struct FaceCompositor: Sendable {
             out = try out.inserting(drawn.inMemory(), x: rect.x, y: rect.y)
         }
         return out
+    }
+
+    /// The background style drawn over the whole image, or nil when there is none. Its
+    /// strokes are sized for the faces in the photo (a fifth of the shorter side without any).
+    func background(for image: VipsImage, faces: [StyledFace]) throws -> VipsImage? {
+        guard let style = options.background else { return nil }
+        let filter = try registry.filter(style.filterID)
+        let sizes = faces.map { min($0.box.width, $0.box.height) }
+        let faceSize = sizes.isEmpty ? Double(min(image.width, image.height)) / 5 : sizes.reduce(0, +) / Double(sizes.count)
+        let context = FilterContext(faceSize: max(faceSize, 1), seed: 0x5ce7e)
+        return try filter.apply(to: image, settings: style.settings, context: context)
     }
 
     /// One 8-bit mask over `rect`: 255 inside each face's ellipse, fading to 0 at its rim.

@@ -4,8 +4,11 @@ public struct RenderOptions: Sendable, Equatable, Codable {
     public var boxScale: Double
     /// Width of the soft edge of the elliptical mask, as a fraction of its radius (0 = hard edge).
     public var feather: Double
+    /// A style for everything outside the faces (nil = the photo as it is). It runs on the
+    /// whole image; faces are blended over it through their masks.
+    public var background: FaceStyle?
 
-    public init(boxScale: Double = 1.3, feather: Double = 0.3) {
-        self.boxScale = boxScale; self.feather = feather
+    public init(boxScale: Double = 1.3, feather: Double = 0.3, background: FaceStyle? = nil) {
+        self.boxScale = boxScale; self.feather = feather; self.background = background
     }
 }

@@ -63,7 +63,7 @@ struct BatchCommand: ParsableCommand {
         var chosenStyle = try style.style()
         if let stickers { chosenStyle = try StickerOption.apply(folder: stickers, to: chosenStyle) }
         var options = BatchOptions(
-            outputFolder: out, style: chosenStyle, detection: detection.options, render: style.render,
+            outputFolder: out, style: chosenStyle, detection: detection.options, render: try style.renderOptions(),
             export: ExportOptions(keepMetadata: keepMetadata, compression: compression, overwrite: overwrite),
             jobs: jobs, pixelLimit: maxPixels)
         var (files, problems) = InputCollector.collect(inputs, recursive: recursive)

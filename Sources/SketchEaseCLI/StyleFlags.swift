@@ -9,6 +9,12 @@ struct StyleFlags: ParsableArguments {
     @Option(name: [.short, .customLong("param")], help: ArgumentHelp("A filter parameter, repeatable.", valueName: "key=value"))
     var parameters: [String] = []
 
+    @Option(help: ArgumentHelp("Style for everything outside the faces (default: left as photographed).", valueName: "name"))
+    var backgroundFilter: String?
+
+    @Option(name: .customLong("background-param"), help: ArgumentHelp("A parameter of the background style, repeatable.", valueName: "key=value"))
+    var backgroundParameters: [String] = []
+
     @Option(help: "Grow each face box by this factor before sketching (covers hair and chin).")
     var boxScale: Double = 1.3
 
@@ -21,10 +27,23 @@ struct StyleFlags: ParsableArguments {
     }
 
     func style(registry: FilterRegistry = .standard) throws -> FaceStyle {
+        try Self.style(filter, parameters, flag: "--param", registry: registry)
+    }
+
+    /// The style drawn outside the faces, if `--background-filter` was given.
+    func backgroundStyle(registry: FilterRegistry = .standard) throws -> FaceStyle? {
+        guard let backgroundFilter else {
+            if !backgroundParameters.isEmpty { throw ValidationError("--background-param needs --background-filter") }
+            return nil
+        }
+        return try Self.style(backgroundFilter, backgroundParameters, flag: "--background-param", registry: registry)
+    }
+
+    private static func style(_ filter: String, _ parameters: [String], flag: String, registry: FilterRegistry) throws -> FaceStyle {
         var assignments: [String: String] = [:]
         for p in parameters {
             guard let eq = p.firstIndex(of: "="), eq != p.startIndex else {
-                throw ValidationError("--param expects key=value, got '\(p)'")
+                throw ValidationError("\(flag) expects key=value, got '\(p)'")
             }
             assignments[String(p[..<eq])] = String(p[p.index(after: eq)...])
         }
@@ -37,4 +56,9 @@ struct StyleFlags: ParsableArguments {
     }
 
     var render: RenderOptions { RenderOptions(boxScale: boxScale, feather: feather) }
+
+    /// Box scale, feather and the background style.
+    func renderOptions(registry: FilterRegistry = .standard) throws -> RenderOptions {
+        RenderOptions(boxScale: boxScale, feather: feather, background: try backgroundStyle(registry: registry))
+    }
 }

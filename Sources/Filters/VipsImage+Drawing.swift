@@ -1,0 +1,90 @@
+import Vips
+
+/// Small building blocks the styles share. Every one is a libvips operation; nothing here
+/// touches pixels in Swift.
+extension VipsImage {
+    /// Luminance as one float band in 0...1.
+    func luminance() throws -> VipsImage {
+        try colourspace("b-w").extractBands(0).linear(1.0 / 255, 0)
+    }
+
+    /// A one-band image in 0...1 (float) as a grey 3-band 8-bit sRGB picture.
+    func unitToGreyRGB() throws -> VipsImage {
+        let grey = try linear(255, 0).cast("uchar")
+        return try VipsImage.bandjoin([grey, grey, grey]).reinterpreted(as: "srgb")
+    }
+
+    /// Clamps every value to `lower...upper` (float out).
+    func clamped(_ lower: Double = 0, _ upper: Double = 1) throws -> VipsImage {
+        let low = try relational("less", constant: [lower]).ifThenElse(try VipsImage.constant(like: self, lower), self)
+        return try low.relational("more", constant: [upper]).ifThenElse(try VipsImage.constant(like: self, upper), low)
+    }
+
+    /// A float image the size of `other` with every pixel `value`.
+    static func constant(like other: VipsImage, _ value: Double) throws -> VipsImage {
+        let black = try VipsCall.image("black", ["width": .int(other.width), "height": .int(other.height)])
+        return try black.linear(0, value)
+    }
+
+    /// Horizontal and vertical central differences, for normals and gradients.
+    func gradients() throws -> (dx: VipsImage, dy: VipsImage) {
+        let kx = try VipsImage.matrix([[-0.5, 0, 0.5]])
+        let ky = try VipsImage.matrix([[-0.5], [0], [0.5]])
+        // Mirror the border so edges of the crop do not read as cliffs.
+        let padded = try embed(x: 1, y: 1, width: width + 2, height: height + 2, extend: "mirror")
+        let dx = try padded.convolve(kx).crop(x: 1, y: 1, width: width, height: height)
+        let dy = try padded.convolve(ky).crop(x: 1, y: 1, width: width, height: height)
+        return (dx, dy)
+    }
+
+    /// Gradient magnitude of a one-band float image.
+    func gradientMagnitude() throws -> VipsImage {
+        let (dx, dy) = try gradients()
+        return try dx.multiply(dx).add(dy.multiply(dy)).math2("pow", constant: [0.5])
+    }
+
+    /// Gaussian blur with the border mirrored, so tones near the crop edge do not darken.
+    func softened(sigma: Double) throws -> VipsImage {
+        guard sigma >= 0.3 else { return self }
+        let pad = Int((sigma * 3).rounded(.up)) + 1
+        let padded = try embed(x: pad, y: pad, width: width + 2 * pad, height: height + 2 * pad, extend: "mirror")
+        return try padded.gaussianBlur(sigma: sigma, minAmplitude: 0.05).crop(x: pad, y: pad, width: width, height: height)
+    }
+
+    /// The value below which `percent` of the pixels lie (8-bit images).
+    func percentile(_ percent: Double) throws -> Double {
+        Double(try VipsCall("percent", ["in": .image(self), "percent": .double(percent)]).int("threshold"))
+    }
+
+    /// Zero-mean paper grain: seeded gaussian noise softened over `grainSize` pixels and
+    /// rescaled to unit deviation, so its strength does not depend on its size.
+    static func paperGrain(width: Int, height: Int, grainSize: Double, seed: Int) throws -> VipsImage {
+        if grainSize > 4 { return try smoothNoise(width: width, height: height, grainSize: grainSize, seed: seed) }
+        let noise = try gaussianNoise(width: width, height: height, mean: 0, sigma: 1, seed: seed)
+        guard grainSize >= 0.3 else { return noise }
+        // Blurring white noise by sigma s leaves deviation 1 / (2 s sqrt(pi)).
+        return try noise.softened(sigma: grainSize).linear(2 * grainSize * 1.7725, 0)
+    }
+
+    /// Coarse noise made at low resolution and enlarged: a large blur of full-size noise
+    /// costs far more for the same look.
+    private static func smoothNoise(width: Int, height: Int, grainSize: Double, seed: Int) throws -> VipsImage {
+        let factor = grainSize / 2
+        let smallWidth = Int((Double(width) / factor).rounded(.up)) + 2
+        let smallHeight = Int((Double(height) / factor).rounded(.up)) + 2
+        let small = try gaussianNoise(width: smallWidth, height: smallHeight, mean: 0, sigma: 1, seed: seed).softened(sigma: 2)
+        let unit = try small.linear(1 / max(1e-6, try small.deviation()), 0)
+        return try unit.resize(scale: factor, kernel: "cubic").crop(x: 0, y: 0, width: width, height: height)
+    }
+
+    /// Gaussian blur for large radii: shrink so the blur is a few pixels wide, blur, enlarge.
+    /// Looks the same as a full-size blur of that radius and costs a fraction of it.
+    func broadBlur(sigma: Double) throws -> VipsImage {
+        guard sigma > 6 else { return try softened(sigma: sigma) }
+        let factor = sigma / 3
+        let small = try resize(scale: 1 / factor).softened(sigma: 3)
+        let enlarged = try small.resize(scale: Double(width) / Double(small.width),
+                                        verticalScale: Double(height) / Double(small.height), kernel: "cubic")
+        return try enlarged.embed(x: 0, y: 0, width: width, height: height, extend: "copy").crop(x: 0, y: 0, width: width, height: height)
+    }
+}

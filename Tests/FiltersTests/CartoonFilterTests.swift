@@ -1,0 +1,31 @@
+import Testing
+import Vips
+@testable import Filters
+
+@Suite struct CartoonFilterTests {
+    @Test func flattensToFewerColours() throws {
+        let crop = try FilterBench.faceCrop()
+        let out = try FilterBench.render("cartoon", crop)
+        #expect(out.width == crop.width && out.height == crop.height && out.bands == 3 && out.format == "uchar")
+        let before = try FilterBench.coloursUsed(crop), after = try FilterBench.coloursUsed(out)
+        #expect(Double(after) < Double(before) * 0.6, "colours \(before) → \(after)")
+        // Fewer levels, fewer colours.
+        let fewer = try FilterBench.coloursUsed(FilterBench.render("cartoon", crop, ["levels": "3"]))
+        #expect(fewer < after, "levels 3: \(fewer), default: \(after)")
+    }
+
+    @Test func drawsBlackOutlines() throws {
+        let crop = try FilterBench.faceCrop()
+        let outlined = try FilterBench.fractionBelow(20, in: FilterBench.render("cartoon", crop).colourspace("b-w"))
+        let plain = try FilterBench.fractionBelow(20, in: FilterBench.render("cartoon", crop, ["outline": "0"]).colourspace("b-w"))
+        #expect(outlined > plain + 0.02, "black pixels with outlines \(outlined), without \(plain)")
+    }
+
+    @Test func keepsTheColoursOfTheFace() throws {
+        let crop = try FilterBench.faceCrop()
+        let out = try FilterBench.render("cartoon", crop, ["outline": "0", "saturation": "1"])
+        // Flattening moves colours only a little on average (no hue shift, no wash-out).
+        let difference = try out.cast("float").subtract(crop.cast("float")).absolute().average()
+        #expect(difference < 25, "mean difference \(difference)")
+    }
+}

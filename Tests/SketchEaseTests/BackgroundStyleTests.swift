@@ -1,0 +1,52 @@
+import Testing
+import TestSupport
+@testable import SketchEase
+
+/// `RenderOptions.background`: a style for everything outside the faces.
+@Suite struct BackgroundStyleTests {
+    let photo: Photo
+    let face = FaceBox(x: 175, y: 132, width: 182, height: 205) // Grace Hopper's face
+
+    init() throws {
+        photo = try Photo.load(path: TestAssets.graceHopper)
+    }
+
+    func compositor(background: String) throws -> FaceCompositor {
+        FaceCompositor(options: RenderOptions(background: try .named(background)))
+    }
+
+    @Test func backgroundIsStyledAndAnUnstyledFaceKeepsItsPixels() throws {
+        let out = try compositor(background: "pencil").render(photo.rgb, faces: [StyledFace(box: face, style: try .named("none"))])
+        // Face centre: exactly the photo.
+        #expect(try PixelStats.meanAbsoluteDifference(out, photo.rgb, x: 230, y: 190, width: 70, height: 90) == 0)
+        // Far outside the face: drawn in the background style (grey pencil, not the colour photo).
+        let corner = try PixelStats.meanAbsoluteDifference(out, photo.rgb, x: 0, y: 0, width: 100, height: 60)
+        #expect(corner > 20, "background should change, mean difference \(corner)")
+        let pencilCorner = try out.crop(x: 0, y: 0, width: 100, height: 60)
+        #expect(try pencilCorner.extractBands(0).subtract(pencilCorner.extractBands(2)).absolute().maximum() == 0)
+    }
+
+    @Test func styledFaceOverAStyledBackground() throws {
+        let out = try compositor(background: "blur").render(photo.rgb, faces: [StyledFace(box: face, style: try .named("ink"))])
+        // Inside the face: ink is black and white; outside: the blurred photo.
+        let centre = try out.crop(x: 230, y: 190, width: 70, height: 90)
+        let nearlyBinary = try centre.extractBands(0).relational("less", constant: [30]).average()
+            + centre.extractBands(0).relational("more", constant: [225]).average()
+        #expect(nearlyBinary / 255 > 0.9)
+        let corner = try out.crop(x: 0, y: 0, width: 100, height: 60)
+        let original = try photo.rgb.crop(x: 0, y: 0, width: 100, height: 60)
+        #expect(try corner.deviation() < original.deviation())
+    }
+
+    @Test func withoutFacesTheWholePhotoTakesTheBackgroundStyle() throws {
+        let out = try compositor(background: "pixelate").render(photo.rgb, faces: [])
+        #expect(out.width == photo.width && out.height == photo.height)
+        #expect(try PixelStats.meanAbsoluteDifference(out, photo.rgb, x: 0, y: 0, width: 512, height: 600) > 3)
+        #expect(try out.crop(x: 0, y: 0, width: 8, height: 8).extractBands(1).deviation() == 0)
+    }
+
+    @Test func noBackgroundLeavesTheRestUntouched() throws {
+        let out = try FaceCompositor().render(photo.rgb, faces: [StyledFace(box: face, style: try .named("ink"))])
+        #expect(try PixelStats.meanAbsoluteDifference(out, photo.rgb, x: 0, y: 0, width: 100, height: 60) == 0)
+    }
+}
