@@ -39,11 +39,7 @@ public struct FaceCompositor: Sendable {
                 let faces = members.filter { $0.style == style }
                 let filter = try registry.filter(style.filterID)
                 let faceSize = faces.map { min($0.box.width, $0.box.height) }.reduce(0, +) / Double(faces.count)
-                let regions = faces.map { face in
-                    FaceRegion(x: face.box.x - Double(rect.x), y: face.box.y - Double(rect.y),
-                               width: face.box.width, height: face.box.height,
-                               landmarks: face.landmarks.map { SIMD2($0.x - Double(rect.x), $0.y - Double(rect.y)) })
-                }
+                let regions = faces.map { FaceRegion(box: $0.box, landmarks: $0.landmarks, in: rect) }
                 let context = FilterContext(faceSize: max(faceSize, 1), seed: Self.seed(for: faces[0].box), faces: regions)
                 if !filter.blendsThroughFaceMask {
                     drawn = try filter.apply(to: drawn, settings: style.settings, context: context)
@@ -110,6 +106,15 @@ public struct FaceCompositor: Sendable {
     /// A stable seed from a face's position, so textures do not change between renders.
     static func seed(for box: FaceBox) -> Int {
         (Int(box.x.rounded()) &* 73_856_093) ^ (Int(box.y.rounded()) &* 19_349_663) & 0x7fff_ffff
+    }
+}
+
+extension FaceRegion {
+    /// A face as the filter running on the crop `rect` sees it: in the crop's coordinates.
+    init(box: FaceBox, landmarks: [Point], in rect: PixelRect) {
+        let dx = Double(rect.x), dy = Double(rect.y)
+        self.init(x: box.x - dx, y: box.y - dy, width: box.width, height: box.height,
+                  landmarks: landmarks.map { SIMD2($0.x - dx, $0.y - dy) })
     }
 }
 

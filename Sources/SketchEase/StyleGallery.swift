@@ -40,15 +40,18 @@ public struct StyleGallery: Sendable {
         return columns
     }
 
-    /// Draws the sheet: `faces` are (photo, face box) pairs, each one row.
-    public func render(faces: [(image: VipsImage, box: FaceBox)], registry: FilterRegistry = .standard) throws -> VipsImage {
+    /// Draws the sheet: `faces` are (photo, detected face) pairs, each one row. Landmarks reach
+    /// the filters as they do in a batch, so landmark styles (mask) are drawn too.
+    public func render(faces: [(image: VipsImage, face: DetectedFace)], registry: FilterRegistry = .standard) throws -> VipsImage {
         var cellWidth = 0
         var rows: [[VipsImage]] = []
-        for (image, box) in faces {
+        for (image, face) in faces {
+            let box = face.box
             let bounds = PixelRect(x: 0, y: 0, width: image.width, height: image.height)
             guard let rect = PixelRect(enclosing: box.grown(by: boxScale))?.clipped(to: bounds) else { continue }
             let crop = try image.crop(x: rect.x, y: rect.y, width: rect.width, height: rect.height)
-            let context = FilterContext(faceSize: min(box.width, box.height), seed: FaceCompositor.seed(for: box))
+            let region = FaceRegion(box: box, landmarks: face.landmarks, in: rect)
+            let context = FilterContext(faceSize: min(box.width, box.height), seed: FaceCompositor.seed(for: box), faces: [region])
             let scale = Double(cellHeight) / Double(crop.height)
             var row: [VipsImage] = []
             for column in columns {

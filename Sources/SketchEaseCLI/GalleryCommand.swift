@@ -23,7 +23,7 @@ struct GalleryCommand: ParsableCommand {
 
     func run() throws {
         let detector = try detection.openDetector()
-        var faces: [(image: VipsImage, box: FaceBox)] = []
+        var faces: [(image: VipsImage, face: DetectedFace)] = []
         for path in photos {
             let photo = try Photo.load(path: path)
             let found = try detector.detect(in: photo.detectionCopy(maxSide: detection.detectSize),
@@ -32,7 +32,7 @@ struct GalleryCommand: ParsableCommand {
                 Terminal.warn("\(path): no face found, left out of the gallery")
                 continue
             }
-            faces.append((photo.rgb, largest.box))
+            faces.append((photo.rgb, largest))
         }
         let gallery = StyleGallery(columns: try StyleGallery.standardColumns(), cellHeight: cellHeight)
         let sheet = try gallery.render(faces: faces)

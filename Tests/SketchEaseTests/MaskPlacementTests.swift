@@ -110,9 +110,7 @@ import TestSupport
         let compositor = FaceCompositor()
         let rect = try #require(PixelRect(enclosing: face.box.grown(by: compositor.options.boxScale))?
             .clipped(to: PixelRect(x: 0, y: 0, width: photo.width, height: photo.height)))
-        let region = FaceRegion(x: face.box.x - Double(rect.x), y: face.box.y - Double(rect.y),
-                                width: face.box.width, height: face.box.height,
-                                landmarks: face.landmarks.map { SIMD2($0.x - Double(rect.x), $0.y - Double(rect.y)) })
+        let region = FaceRegion(box: face.box, landmarks: face.landmarks, in: rect)
         let direct = try MaskFilter().apply(to: photo.rgb.crop(x: rect.x, y: rect.y, width: rect.width, height: rect.height),
                                             settings: style.settings, context: FilterContext(faceSize: 182, faces: [region]))
         #expect(try out.crop(x: rect.x, y: rect.y, width: rect.width, height: rect.height).pixels() == direct.pixels())
