@@ -160,9 +160,14 @@ public:
 class CenterFace final : public Detector {
 public:
     explicit CenterFace(std::vector<uchar> model) : model_(std::move(model)) {
-        // A tiny inference proves the graph runs and has the expected outputs.
-        std::vector<cv::Mat> outs = forward(cv::Mat::zeros(32, 32, CV_8UC3));
-        check_outputs(outs, 32, 32);
+        // Parsing proves the file is an ONNX network; the four named outputs prove it is
+        // CenterFace. (Shapes are checked on every run.)
+        cv::dnn::Net net = parse();
+        for (const char *name : kOutputs) {
+            if (net.getLayerId(name) < 0)
+                throw std::runtime_error(std::string("the network has no output '") + name + "': not CenterFace");
+        }
+        unused_ = std::move(net); // never run: the first detection may use it
     }
 
     bool has_landmarks() const override { return true; }
@@ -180,13 +185,22 @@ public:
 
 private:
     const std::vector<uchar> model_;
+    cv::dnn::Net unused_; // parsed at open, not yet run
+    static constexpr const char *kOutputs[4] = {"537", "538", "539", "540"}; // heatmap, scale, offset, landmarks
     static constexpr size_t kMaxCandidates = 4000; // heatmap peaks kept before NMS
 
-    std::vector<cv::Mat> forward(const cv::Mat &rgb) const {
+    cv::dnn::Net parse() const {
         cv::dnn::Net net = cv::dnn::readNetFromONNX(model_);
         if (net.empty()) throw std::runtime_error("the model holds no network");
         net.setPreferableBackend(cv::dnn::DNN_BACKEND_OPENCV);
         net.setPreferableTarget(cv::dnn::DNN_TARGET_CPU);
+        return net;
+    }
+
+    std::vector<cv::Mat> forward(const cv::Mat &rgb) {
+        // A network that has never run is safe for any size; after one run it is dropped.
+        cv::dnn::Net net = unused_.empty() ? parse() : std::move(unused_);
+        unused_ = cv::dnn::Net();
         // Pad with black at the bottom/right (never stretch) so boxes map back unchanged.
         const int W = pad32(rgb.cols), H = pad32(rgb.rows);
         cv::Mat padded(H, W, CV_8UC3, cv::Scalar::all(0));
@@ -194,7 +208,7 @@ private:
         const cv::Mat blob = cv::dnn::blobFromImage(padded, 1.0, cv::Size(), cv::Scalar(), false, false, CV_32F);
         net.setInput(blob);
         std::vector<cv::Mat> outs;
-        net.forward(outs, std::vector<cv::String>{"537", "538", "539", "540"});
+        net.forward(outs, std::vector<cv::String>(std::begin(kOutputs), std::end(kOutputs)));
         // Outputs may alias the Net's buffers: copy them out before the Net goes away.
         for (auto &m : outs) m = m.clone();
         return outs;

@@ -1,4 +1,6 @@
+import Dispatch
 import Foundation
+import Synchronization
 
 /// Draws styled faces into a photo: each style runs on a padded crop only and is blended back
 /// through a feathered elliptical mask.
@@ -25,35 +27,48 @@ public struct FaceCompositor: Sendable {
             return (face, r)
         }
         let backdrop = try background(for: image, faces: regions.map(\.0))
+        // Groups are independent: they are drawn side by side (small crops leave libvips'
+        // own threads idle), then pasted in order.
+        let groups = Self.overlapGroups(regions.map(\.1))
+        let drawnGroups = Mutex<[Int: Result<(VipsImage, PixelRect), any Error>]>([:])
+        DispatchQueue.concurrentPerform(iterations: groups.count) { index in
+            let result = Result { try drawGroup(groups[index].map { regions[$0] }, image: image, backdrop: backdrop) }
+            drawnGroups.withLock { $0[index] = result }
+        }
         var out = backdrop ?? image
-        for group in Self.overlapGroups(regions.map(\.1)) {
-            let rect = group.map { regions[$0].1 }.reduce(regions[group[0]].1) { $0.union($1) }
-            let members = group.map { regions[$0].0 }
-            let crop = try image.crop(x: rect.x, y: rect.y, width: rect.width, height: rect.height)
-            // Faces are blended over the background style where there is one, else over the photo.
-            var drawn = try backdrop?.crop(x: rect.x, y: rect.y, width: rect.width, height: rect.height) ?? crop
-            // One pass per distinct style in the group, in the order faces were given.
-            var styles: [FaceStyle] = []
-            for m in members where !styles.contains(m.style) { styles.append(m.style) }
-            for style in styles {
-                let faces = members.filter { $0.style == style }
-                let filter = try registry.filter(style.filterID)
-                let faceSize = faces.map { min($0.box.width, $0.box.height) }.reduce(0, +) / Double(faces.count)
-                let regions = faces.map { FaceRegion(box: $0.box, landmarks: $0.landmarks, in: rect) }
-                let context = FilterContext(faceSize: max(faceSize, 1), seed: Self.seed(for: faces[0].box), faces: regions)
-                if !filter.blendsThroughFaceMask {
-                    drawn = try filter.apply(to: drawn, settings: style.settings, context: context)
-                    continue
-                }
-                let filtered = try filter.apply(to: crop, settings: style.settings, context: context)
-                let mask = try mask(for: faces.map(\.box), in: rect)
-                drawn = try mask.ifThenElse(filtered, drawn, blend: true)
-            }
-            // Computed now, once: the crop is small, and the export then streams the photo
-            // past it without re-running the filter for every strip it writes.
-            out = try out.inserting(drawn.inMemory(), x: rect.x, y: rect.y)
+        for index in groups.indices {
+            let (drawn, rect) = try drawnGroups.withLock { $0[index]! }.get()
+            out = try out.inserting(drawn, x: rect.x, y: rect.y)
         }
         return out
+    }
+
+    /// One group of overlapping faces, drawn on its crop and computed into memory (once: the
+    /// export then streams the photo past it without re-running the filter for every strip).
+    private func drawGroup(_ members: [(StyledFace, PixelRect)], image: VipsImage, backdrop: VipsImage?) throws -> (VipsImage, PixelRect) {
+        let rect = members.map(\.1).reduce(members[0].1) { $0.union($1) }
+        let faces = members.map(\.0)
+        let crop = try image.crop(x: rect.x, y: rect.y, width: rect.width, height: rect.height)
+        // Faces are blended over the background style where there is one, else over the photo.
+        var drawn = try backdrop?.crop(x: rect.x, y: rect.y, width: rect.width, height: rect.height) ?? crop
+        // One pass per distinct style in the group, in the order faces were given.
+        var styles: [FaceStyle] = []
+        for face in faces where !styles.contains(face.style) { styles.append(face.style) }
+        for style in styles {
+            let styled = faces.filter { $0.style == style }
+            let filter = try registry.filter(style.filterID)
+            let faceSize = styled.map { min($0.box.width, $0.box.height) }.reduce(0, +) / Double(styled.count)
+            let regions = styled.map { FaceRegion(box: $0.box, landmarks: $0.landmarks, in: rect) }
+            let context = FilterContext(faceSize: max(faceSize, 1), seed: Self.seed(for: styled[0].box), faces: regions)
+            if !filter.blendsThroughFaceMask {
+                drawn = try filter.apply(to: drawn, settings: style.settings, context: context)
+                continue
+            }
+            let filtered = try filter.apply(to: crop, settings: style.settings, context: context)
+            let mask = try mask(for: styled.map(\.box), in: rect)
+            drawn = try mask.ifThenElse(filtered, drawn, blend: true)
+        }
+        return (try drawn.inMemory(), rect)
     }
 
     /// The background style drawn over the whole image, or nil when there is none. Its

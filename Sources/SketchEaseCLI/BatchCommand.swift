@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SketchEase
+import Synchronization
 
 struct BatchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -78,9 +79,11 @@ struct BatchCommand: ParsableCommand {
         }
         let detectionFlags = detection
         let bar = ProgressBar(total: files.count)
-        _ = try detectionFlags.openDetector() // fail early, warn once about the fallback
+        // Opened here to fail early and warn once about the fallback; the first worker uses it.
+        let opened = Mutex<OpenCVFaceDetector?>(try detectionFlags.openDetector())
         let runner = BatchRunner(options: options) {
-            try DetectorLocator.open(modelPath: detectionFlags.model).detector
+            try opened.withLock { first in defer { first = nil }; return first }
+                ?? DetectorLocator.open(modelPath: detectionFlags.model).detector
         }
         var report: BatchReport
         do {
