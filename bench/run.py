@@ -45,17 +45,26 @@ def median_run(cmd, repeat, **kw):
 
 
 def sketchease_one(photo, out, repeat):
-    """Median wall time, peak RSS and median stage times for one photo."""
-    walls, rss, stages = [], 0.0, []
+    """One photo per process: median wall time (start-up included) and peak RSS."""
+    runs = [timed([BIN, "batch", photo, "--out", out, "--overwrite"]) for _ in range(repeat)]
+    return statistics.median(r[0] for r in runs), max(r[1] for r in runs)
+
+
+def sketchease_batch(photos, out, repeat):
+    """All photos in one batch process: per photo, the median in-batch wall time and stages."""
+    seen = {p: [] for p in photos}
     for _ in range(repeat):
         stats = os.path.join(out, "stats.json")
-        wall, peak = timed([BIN, "batch", photo, "--out", out, "--overwrite", "--stats", stats])
-        walls.append(wall)
-        rss = max(rss, peak)
+        subprocess.run([BIN, "batch", *photos, "--out", out, "--overwrite", "--stats", stats], check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         with open(stats) as f:
-            stages.append(json.load(f)["photos"][0]["stages"])
-    med = {k: statistics.median(s[k] for s in stages) for k in stages[0]}
-    return statistics.median(walls), rss, med
+            for entry in json.load(f)["photos"]:
+                seen[entry["input"]].append(entry)
+    result = {}
+    for photo, entries in seen.items():
+        result[photo] = (statistics.median(e["seconds"] for e in entries),
+                         {k: statistics.median(e["stages"][k] for e in entries) for k in entries[0]["stages"]})
+    return result
 
 
 def throughput(photos, jobs, out):
@@ -111,16 +120,19 @@ def main():
                        stdout=subprocess.DEVNULL)
     photos = [os.path.join(CORPUS, f"faces{n}.jpg") for n in range(1, 7)]
     work = tempfile.mkdtemp(prefix="sketchease-bench-")
-    lines = ["| photo (12 MP) | floor `vips copy` | sketchease | ratio | decode | detect | filter | encode | peak RSS | IM `-charcoal 2` | G'MIC `pencilbw` |",
-             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
-    ratios = {}
+    lines = ["| photo (12 MP) | floor `vips copy` | sketchease in batch | ratio | decode | detect | filter | encode | alone (with start-up) | ratio | peak RSS | IM `-charcoal 2` | G'MIC `pencilbw` |",
+             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    ratios, alone_ratios = {}, {}
     peak_rss = 0.0
+    in_batch = sketchease_batch(photos, os.path.join(work, "batch"), args.repeat)
     for photo in photos:
         name = os.path.basename(photo)
         floor, _ = median_run(["vips", "copy", photo, os.path.join(work, "floor.png")], args.repeat)
-        wall, rss, st = sketchease_one(photo, os.path.join(work, "se"), args.repeat)
+        wall, st = in_batch[photo]
+        alone, rss = sketchease_one(photo, os.path.join(work, "se"), args.repeat)
         peak_rss = max(peak_rss, rss)
         ratios[name] = wall / floor
+        alone_ratios[name] = alone / floor
         im = gm = "–"
         if not args.skip_others:
             if shutil.which("convert") and os.path.exists("/usr/bin/convert"):
@@ -130,14 +142,16 @@ def main():
                 t, _ = timed(["gmic", photo, "pencilbw", "0.3,60", "-o", os.path.join(work, "gm.png")])
                 gm = f"{t:.2f} s ({t / floor:.1f}×)"
         lines.append(f"| {name} | {floor:.2f} s | {wall:.2f} s | {wall / floor:.2f}× | {st['decode']:.2f} | "
-                     f"{st['detect']:.2f} | {st['filter']:.2f} | {st['encode']:.2f} | {rss:.0f} MB | {im} | {gm} |")
+                     f"{st['detect']:.2f} | {st['filter']:.2f} | {st['encode']:.2f} | {alone:.2f} s | {alone / floor:.2f}× | "
+                     f"{rss:.0f} MB | {im} | {gm} |")
         print(lines[-1], flush=True)
     batch = photos * 2
     t1 = throughput(batch, 1, os.path.join(work, "j1"))
     t2 = throughput(batch, 2, os.path.join(work, "j2"))
     summary = [
         "",
-        f"- 3 faces end to end: **{ratios['faces3.jpg']:.2f}×** the vips-copy floor (target ≤ 1.5×)",
+        f"- 3 faces end to end: **{ratios['faces3.jpg']:.2f}×** the vips-copy floor per photo in a batch, "
+        f"{alone_ratios['faces3.jpg']:.2f}× as a one-photo run with start-up (target ≤ 1.5×)",
         f"- throughput on {len(batch)} photos: jobs 1 {t1:.2f}/s, jobs 2 {t2:.2f}/s: **{t2 / t1:.2f}×** (target ≥ 1.7×)",
         f"- peak RSS for one 12 MP photo: **{peak_rss:.0f} MB** (target ≤ 200 MB)",
     ]
@@ -147,7 +161,8 @@ def main():
                        f"{first:.0f} MB, last tenth {last:.0f} MB (growth {last - first:+.0f} MB; exit {rc})")
     cpu = subprocess.run(["nproc"], capture_output=True, text=True).stdout.strip()
     header = [f"SketchEase benchmark, {time.strftime('%Y-%m-%d %H:%M')}, {cpu} cores, median of {args.repeat} runs; "
-              "stage columns in seconds (decode and detect overlap).", ""]
+              "stage columns in seconds. 'In batch' is the photo's own time in one `batch` run over the corpus; "
+              "'alone' is a whole process for that one photo, start-up and model loading included.", ""]
     report = "\n".join(header + lines + summary)
     print("\n".join(summary))
     os.makedirs(RESULTS, exist_ok=True)

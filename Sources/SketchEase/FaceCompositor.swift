@@ -1,6 +1,4 @@
-import Dispatch
 import Foundation
-import Synchronization
 
 /// Draws styled faces into a photo: each style runs on a padded crop only and is blended back
 /// through a feathered elliptical mask.
@@ -27,17 +25,11 @@ public struct FaceCompositor: Sendable {
             return (face, r)
         }
         let backdrop = try background(for: image, faces: regions.map(\.0))
-        // Groups are independent: they are drawn side by side (small crops leave libvips'
-        // own threads idle), then pasted in order.
-        let groups = Self.overlapGroups(regions.map(\.1))
-        let drawnGroups = Mutex<[Int: Result<(VipsImage, PixelRect), any Error>]>([:])
-        DispatchQueue.concurrentPerform(iterations: groups.count) { index in
-            let result = Result { try drawGroup(groups[index].map { regions[$0] }, image: image, backdrop: backdrop) }
-            drawnGroups.withLock { $0[index] = result }
-        }
+        // Groups are drawn one after another: drawing them side by side measured no faster in a
+        // batch (libvips already spreads each crop over the cores) and cost ~25 MB more at peak.
         var out = backdrop ?? image
-        for index in groups.indices {
-            let (drawn, rect) = try drawnGroups.withLock { $0[index]! }.get()
+        for group in Self.overlapGroups(regions.map(\.1)) {
+            let (drawn, rect) = try drawGroup(group.map { regions[$0] }, image: image, backdrop: backdrop)
             out = try out.inserting(drawn, x: rect.x, y: rect.y)
         }
         return out
