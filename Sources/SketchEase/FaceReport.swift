@@ -2,7 +2,7 @@
 ///
 /// ```swift
 /// let photo = try Photo.load(path: "portrait.jpg")
-/// let faces = try detector.detect(in: photo.detectionCopy(maxSide: 1024), fullSize: (photo.width, photo.height))
+/// let faces = try detector.detect(in: photo, options: DetectionOptions())
 /// for assessment in try FaceReport.analyse(photo: photo, faces: faces) {
 ///     assessment.summaryLines.forEach { print($0) }
 /// }

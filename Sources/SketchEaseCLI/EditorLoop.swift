@@ -213,7 +213,7 @@ final class EditorLoop {
             }
             options.threshold = t
         }
-        let found = try PhotoEditor.detect(editor.image.photo, detector: detector, options: options)
+        let found = try detector.detect(in: editor.image.photo, options: options)
         let faces = editor.image.history.redetected(found)
         try editor.image.perform(.redetect(faces: faces))
         editor.detection = options

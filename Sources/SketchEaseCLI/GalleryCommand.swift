@@ -26,8 +26,7 @@ struct GalleryCommand: ParsableCommand {
         var faces: [(image: VipsImage, face: DetectedFace)] = []
         for path in photos {
             let photo = try Photo.load(path: path)
-            let found = try detector.detect(in: photo.detectionCopy(maxSide: detection.detectSize),
-                                            options: detection.options, fullSize: (photo.width, photo.height))
+            let found = try detector.detect(in: photo, options: detection.options)
             guard let largest = found.max(by: { $0.box.area < $1.box.area }) else {
                 Terminal.warn("\(path): no face found, left out of the gallery")
                 continue

@@ -39,20 +39,11 @@ final class PhotoEditor {
             exported = session.exported
             resumed = true
         } else {
-            let faces = try Self.detect(photo, detector: detector, options: detection)
+            let faces = try detector.detect(in: photo, options: detection)
             image = FilteredImage(photo: photo, detected: faces)
             self.detection = detection; self.render = render; self.compression = compression
             exported = false
             resumed = false
-        }
-    }
-
-    static func detect(_ photo: Photo, detector: OpenCVFaceDetector, options: DetectionOptions) throws -> [DetectedFace] {
-        do {
-            return try detector.detect(in: photo.detectionCopy(maxSide: options.maxSide), options: options,
-                                       fullSize: (photo.width, photo.height))
-        } catch let error as VipsError {
-            throw PhotoError(path: photo.path ?? "photo", reason: .corrupt(error.message))
         }
     }
 

@@ -50,8 +50,7 @@ struct ReportCommand: ParsableCommand {
         for file in files {
             do {
                 let photo = try Photo.load(path: file.path)
-                let faces = try detector.detect(in: photo.detectionCopy(maxSide: detection.detectSize),
-                                                options: detection.options, fullSize: (photo.width, photo.height))
+                let faces = try detector.detect(in: photo, options: detection.options)
                 let assessments = try FaceReport.analyse(photo: photo, faces: faces)
                 if let exportCrops {
                     let stem = ((file.outputName as NSString).deletingPathExtension as NSString).lastPathComponent
