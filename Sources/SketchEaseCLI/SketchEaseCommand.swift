@@ -12,7 +12,9 @@ struct SketchEaseCommand: ParsableCommand {
 
             Examples:
               sketchease batch photos/ --out sketches/
-              sketchease batch party.jpg --filter pencil --param darkness=2 --out out/
+              sketchease batch party.jpg --filter ink --param line=0.01 --out out/
+              sketchease edit party.jpg --out out/     (a style per face, with undo)
+              sketchease report photos/                (check the faces first)
               sketchease detect group.jpg --json
             """,
         version: "0.1.0",
