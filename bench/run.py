@@ -67,6 +67,25 @@ def sketchease_batch(photos, out, repeat):
     return result
 
 
+def per_style(photo, out, repeat):
+    """For every style: the photo's in-batch time and its filter stage (median of `repeat`)."""
+    listing = subprocess.run([BIN, "filters"], capture_output=True, text=True, check=True).stdout
+    styles = [line.split(" ")[0] for line in listing.splitlines() if " — " in line and not line.startswith(" ")]
+    rows = []
+    for style in styles:
+        walls, filters = [], []
+        for _ in range(repeat):
+            stats = os.path.join(out, "style.json")
+            subprocess.run([BIN, "batch", photo, "--out", out, "--overwrite", "-f", style, "--stats", stats],
+                           check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            with open(stats) as f:
+                entry = json.load(f)["photos"][0]
+            walls.append(entry["seconds"])
+            filters.append(entry["stages"]["filter"])
+        rows.append((style, statistics.median(walls), statistics.median(filters)))
+    return rows
+
+
 def throughput(photos, jobs, out):
     shutil.rmtree(out, ignore_errors=True)
     start = time.perf_counter()
@@ -145,6 +164,11 @@ def main():
                      f"{st['detect']:.2f} | {st['filter']:.2f} | {st['encode']:.2f} | {alone:.2f} s | {alone / floor:.2f}× | "
                      f"{rss:.0f} MB | {im} | {gm} |")
         print(lines[-1], flush=True)
+    styles = per_style(photos[2], os.path.join(work, "styles"), args.repeat)
+    style_lines = ["", "Per style, faces3.jpg (12 MP, 3 faces), in seconds:", "",
+                   "| style | filter stage | whole photo |", "| --- | ---: | ---: |"]
+    style_lines += [f"| `{name}` | {flt:.2f} | {wall:.2f} |" for name, wall, flt in styles]
+    print("\n".join(style_lines), flush=True)
     batch = photos * 2
     t1 = throughput(batch, 1, os.path.join(work, "j1"))
     t2 = throughput(batch, 2, os.path.join(work, "j2"))
@@ -163,7 +187,7 @@ def main():
     header = [f"SketchEase benchmark, {time.strftime('%Y-%m-%d %H:%M')}, {cpu} cores, median of {args.repeat} runs; "
               "stage columns in seconds. 'In batch' is the photo's own time in one `batch` run over the corpus; "
               "'alone' is a whole process for that one photo, start-up and model loading included.", ""]
-    report = "\n".join(header + lines + summary)
+    report = "\n".join(header + lines + style_lines + summary)
     print("\n".join(summary))
     os.makedirs(RESULTS, exist_ok=True)
     with open(os.path.join(RESULTS, "latest.md"), "w") as f:
