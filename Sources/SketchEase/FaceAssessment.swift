@@ -16,9 +16,14 @@ public struct FaceAssessment: Sendable, Equatable, Encodable {
     public var isGood: Bool { warnings.isEmpty }
 
     /// A few lines for a terminal or the preview: the face, each warning, the skin tone.
-    public var summaryLines: [String] {
+    public var summaryLines: [String] { summaryLines(showingScore: true) }
+
+    /// The summary; without the detector's confidence for boxes that did not come straight
+    /// from the detector (edited or drawn by hand).
+    public func summaryLines(showingScore: Bool) -> [String] {
         let b = face.box
-        var lines = ["face \(index): \(Int(b.width.rounded()))×\(Int(b.height.rounded())) px at (\(Int(b.x.rounded())), \(Int(b.y.rounded()))), confidence \(String(format: "%.2f", face.score))"
+        let score = showingScore ? ", confidence \(String(format: "%.2f", face.score))" : ""
+        var lines = ["face \(index): \(Int(b.width.rounded()))×\(Int(b.height.rounded())) px at (\(Int(b.x.rounded())), \(Int(b.y.rounded())))" + score
             + (landmarksEstimated ? ", landmarks estimated" : "")]
         if warnings.isEmpty {
             lines.append("  good: size, framing, lighting, sharpness and tilt all fine")

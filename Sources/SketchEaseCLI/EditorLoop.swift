@@ -250,6 +250,7 @@ final class EditorLoop {
     /// (shown when a photo opens, so a bad face is flagged before styling it).
     private func reportFaces(warningsOnly: Bool) throws {
         let faces = editor.image.faces
+        // Boxes as edited: the detector's confidence no longer applies, so none is shown.
         let detected = faces.map { DetectedFace(box: $0.box, score: 1, landmarks: $0.landmarks) }
         var assessments = try FaceReport.analyse(photo: editor.image.photo, faces: detected)
         for i in assessments.indices { assessments[i].index = faces[i].id }
@@ -257,7 +258,7 @@ final class EditorLoop {
             if warningsOnly {
                 for w in a.warnings { say("  face \(a.index): \(w.message)") }
             } else {
-                a.summaryLines.forEach { say($0) }
+                a.summaryLines(showingScore: false).forEach { say($0) }
             }
         }
     }
