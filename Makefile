@@ -5,7 +5,7 @@ SWIFT ?= swift
 OUT ?= out/demo
 BIN := .build/release/sketchease
 
-.PHONY: demo test bench fuzz gallery setup deps model examples build clean
+.PHONY: demo test bench fuzz gallery install setup deps model examples build clean
 
 ## demo: install what is missing, build, and sketch every face in examples/ into out/demo/
 demo: build
@@ -46,6 +46,13 @@ examples:
 ## build: the release binary at .build/release/sketchease
 build: setup
 	$(SWIFT) build -c release --product sketchease
+
+## install: the command to $(PREFIX)/bin and the model to $(PREFIX)/share/sketchease
+PREFIX ?= /usr/local
+install: build
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/sketchease
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/sketchease
+	install -m 644 models/centerface.onnx $(DESTDIR)$(PREFIX)/share/sketchease/centerface.onnx
 
 clean:
 	rm -rf .build out

@@ -6,13 +6,19 @@ public enum DetectorLocator {
     /// Debian's opencv-data cascade, the fallback when the model is missing.
     public static let defaultCascade = "/usr/share/opencv4/haarcascades/haarcascade_frontalface_default.xml"
 
-    /// Where the model is looked for, in order: `$SKETCHEASE_MODEL`, `./models/`, the folders
-    /// above the running executable (a SwiftPM build), and the install prefix.
+    /// Where the model is looked for, in order: `$SKETCHEASE_MODEL`, `./models/`, the install
+    /// prefix of the running executable (`../share/sketchease/`), the folders above it (a
+    /// SwiftPM build), and `/usr/local/share/sketchease/`.
     public static func modelCandidates(environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
         var candidates: [String] = []
         if let explicit = environment["SKETCHEASE_MODEL"], !explicit.isEmpty { candidates.append(explicit) }
         candidates.append(FileManager.default.currentDirectoryPath + "/models/" + modelFileName)
-        var dir = URL(fileURLWithPath: CommandLine.arguments.first ?? ".").resolvingSymlinksInPath().deletingLastPathComponent()
+        let executableFolder = URL(fileURLWithPath: CommandLine.arguments.first ?? ".").resolvingSymlinksInPath()
+            .deletingLastPathComponent()
+        // Installed by `make install`: PREFIX/bin/sketchease and PREFIX/share/sketchease/.
+        candidates.append(executableFolder.deletingLastPathComponent()
+            .appendingPathComponent("share/sketchease/" + modelFileName).path)
+        var dir = executableFolder
         for _ in 0..<4 {
             candidates.append(dir.appendingPathComponent("models/" + modelFileName).path)
             dir.deleteLastPathComponent()
