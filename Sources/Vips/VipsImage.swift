@@ -57,6 +57,18 @@ public final class VipsImage: @unchecked Sendable {
         return String(cString: value)
     }
 
+    /// The bytes of a binary metadata field ("icc-profile-data", "exif-data"), nil when absent.
+    public func blob(field: String) -> [UInt8]? {
+        guard hasField(field) else { return nil }
+        var data: UnsafeRawPointer?
+        var length = 0
+        guard vips_image_get_blob(pointer, field, &data, &length) == 0, let data else {
+            _ = VipsError.takeFromLibvips(operation: "get \(field)")
+            return nil
+        }
+        return Array(UnsafeRawBufferPointer(start: data, count: length))
+    }
+
     /// Names of every metadata field (EXIF, XMP, ICC, ...).
     public var fieldNames: [String] {
         guard let fields = sk_image_fields(pointer) else { return [] }

@@ -45,4 +45,9 @@ public enum PixelStats {
         let pb = try b.crop(x: x, y: y, width: width, height: height).cast("float")
         return try pa.subtract(pb).absolute().average()
     }
+
+    /// The largest absolute difference of any channel of any pixel between two same-sized images.
+    public static func maxAbsoluteDifference(_ a: VipsImage, _ b: VipsImage) throws -> Double {
+        try a.cast("float").subtract(b.cast("float")).absolute().maximum()
+    }
 }
