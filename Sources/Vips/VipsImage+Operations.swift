@@ -161,6 +161,11 @@ extension VipsImage {
         try VipsCall.image("bandrank", ["in": .images(images), "index": .int(index)])
     }
 
+    /// A complex image with `real` and `imaginary` parts; `absolute()` of it is the modulus.
+    public static func complexForm(_ real: VipsImage, _ imaginary: VipsImage) throws -> VipsImage {
+        try VipsCall.image("complexform", ["left": .image(real), "right": .image(imaginary)])
+    }
+
     /// Mean of the bands, one band out.
     public func bandMean() throws -> VipsImage { try VipsCall.image("bandmean", ["in": .image(self)]) }
 

@@ -1,0 +1,77 @@
+import Testing
+import TestSupport
+import Vips
+@testable import Filters
+
+/// The building blocks every style shares (VipsImage+Drawing, NoiseTile).
+@Suite struct DrawingHelpersTests {
+    /// A one-band float ramp: x / (width - 1) * span + offset.
+    private func ramp(width: Int = 256, height: Int = 8, span: Double, offset: Double) throws -> VipsImage {
+        try VipsImage.coordinates(width: width, height: height).extractBands(0).linear(span / Double(width - 1), offset)
+    }
+
+    @Test func clampedKeepsValuesInsideTheBoundsAndPinsTheRest() throws {
+        let values = try ramp(span: 3, offset: -1) // -1 ... 2
+        let clamped = try values.clamped()
+        #expect(try clamped.minimum() == 0 && clamped.maximum() == 1)
+        // Inside the bounds nothing moves.
+        let inside = try values.crop(x: 100, y: 0, width: 60, height: 8)
+        #expect(try inside.subtract(inside.clamped()).absolute().maximum() == 0)
+        #expect(try values.clamped(-0.5, 0.25).minimum() == -0.5)
+        #expect(try values.clamped(-0.5, 0.25).maximum() == 0.25)
+        // Three bands are clamped band by band.
+        let colour = try VipsImage.bandjoin([values, values.linear(-1, 0), values.linear(0, 0.5)]).clamped()
+        #expect(colour.bands == 3)
+        #expect(try colour.extractBands(2).average() == 0.5)
+    }
+
+    @Test func gradientMagnitudeOfARampIsItsSlope() throws {
+        let slope = 0.01
+        let diagonal = try VipsImage.coordinates(width: 64, height: 64).cast("float")
+            .linear([slope * 0.6, slope * 0.8], [0, 0]).bandMean().linear(2, 0) // 0.006 x + 0.008 y
+        let inner = try diagonal.gradientMagnitude().crop(x: 2, y: 2, width: 60, height: 60)
+        #expect(abs(try inner.average() - slope) < 1e-6)
+        #expect(try inner.deviation() < 1e-6)
+    }
+
+    @Test func greyRGBIsThreeEqualEightBitBands() throws {
+        let grey = try ramp(span: 1, offset: 0).unitToGreyRGB()
+        #expect(grey.bands == 3 && grey.format == "uchar" && grey.interpretation == "srgb")
+        let red = try grey.extractBands(0), blue = try grey.extractBands(2)
+        #expect(try red.minimum() == 0 && red.maximum() == 255)
+        #expect(try PixelStats.maxAbsoluteDifference(red, blue) == 0)
+        // Values beyond 0...1 clip rather than wrap.
+        #expect(try ramp(span: 3, offset: -1).unitToGreyRGB().extractBands(0).minimum() == 0)
+    }
+
+    @Test func eightBitSofteningStaysCloseToTheFloatBlur() throws {
+        let photo = try FilterBench.faceCrop().colourspace("b-w").extractBands(0)
+        let fast = try photo.softened(sigma: 4, eightBit: true)
+        let exact = try photo.softened(sigma: 4)
+        #expect(fast.format == "uchar" && exact.format == "float")
+        // libvips' integer kernel rounds its weights: within 2 levels, a quarter level on average.
+        #expect(try PixelStats.maxAbsoluteDifference(fast, exact) <= 2)
+        #expect(try fast.cast("float").subtract(exact).absolute().average() < 0.5)
+    }
+
+    @Test(arguments: [0.5, 1.0, 2.0, 3.0])
+    func paperGrainHasZeroMeanAndUnitDeviationAtEverySize(grainSize: Double) throws {
+        let grain = try VipsImage.paperGrain(width: 400, height: 300, grainSize: grainSize, seed: 11)
+        #expect(grain.width == 400 && grain.height == 300)
+        #expect(abs(try grain.average()) < 0.05)
+        let deviation = try grain.deviation()
+        #expect(abs(deviation - 1) < 0.2, "deviation \(deviation) at size \(grainSize)")
+    }
+
+    @Test func grainIsTheSameForASeedAndDifferentAcrossSeedsAndBeyondTheTile() throws {
+        let a = try VipsImage.paperGrain(width: 200, height: 200, grainSize: 1, seed: 5)
+        let again = try VipsImage.paperGrain(width: 200, height: 200, grainSize: 1, seed: 5)
+        let other = try VipsImage.paperGrain(width: 200, height: 200, grainSize: 1, seed: 6)
+        #expect(try PixelStats.maxAbsoluteDifference(a, again) == 0)
+        #expect(try PixelStats.maxAbsoluteDifference(a, other) > 1)
+        // Larger than the shared tile: it wraps around rather than failing or going flat.
+        let wide = try VipsImage.paperGrain(width: NoiseTile.side + 300, height: 50, grainSize: 1, seed: 5)
+        let past = try wide.crop(x: NoiseTile.side, y: 0, width: 300, height: 50)
+        #expect(abs(try past.deviation() - 1) < 0.2)
+    }
+}
