@@ -32,10 +32,9 @@ public struct BatchRunner: Sendable {
         // threads rather than every one of them trying to use all cores.
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let workers = max(1, min(options.jobs, files.count))
-        if workers > 1 {
-            try? VipsRuntime.setConcurrency(max(1, cores / workers))
-            OpenCVFaceDetector.limitThreads(max(1, cores / workers))
-        }
+        if workers > 1 { Self.shareCores(cores, among: workers) }
+        let active = Atomic<Int>(workers)
+        let order = workers > 1 ? Self.largestFirst(files) : Array(files.indices)
         let results = Mutex<[Int: BatchReport.Entry]>([:])
         let next = Atomic<Int>(0)
         let setupError = Mutex<Error?>(nil)
@@ -46,8 +45,15 @@ public struct BatchRunner: Sendable {
                 return
             }
             while true {
-                let index = next.add(1, ordering: .relaxed).oldValue
-                guard index < files.count else { return }
+                let position = next.add(1, ordering: .relaxed).oldValue
+                guard position < order.count else {
+                    // Nothing left to start: the photos still in flight get this worker's share
+                    // of the cores for the operations they have yet to begin.
+                    let still = active.subtract(1, ordering: .relaxed).newValue
+                    if still > 0 { Self.shareCores(cores, among: still) }
+                    return
+                }
+                let index = order[position]
                 let entry = process(files[index], detector: detector)
                 VipsRuntime.releaseFreedMemory()
                 let done = results.withLock { table -> Int in
@@ -61,6 +67,22 @@ public struct BatchRunner: Sendable {
         var report = BatchReport()
         report.entries = results.withLock { table in files.indices.compactMap { table[$0] } }
         return report
+    }
+
+    /// Gives each of `workers` photos in flight its share of libvips' and OpenCV's threads.
+    private static func shareCores(_ cores: Int, among workers: Int) {
+        try? VipsRuntime.setConcurrency(max(1, cores / workers))
+        OpenCVFaceDetector.limitThreads(max(1, cores / workers))
+    }
+
+    /// The order in which parallel workers take photos: largest file first, so that the batch
+    /// does not end with one worker busy on a big photo while the others have nothing left.
+    /// (The report keeps the order the photos were given in.)
+    static func largestFirst(_ files: [InputFile]) -> [Int] {
+        let sizes = files.map { file -> Int in
+            ((try? FileManager.default.attributesOfItem(atPath: file.path))?[.size] as? NSNumber)?.intValue ?? 0
+        }
+        return files.indices.sorted { sizes[$0] != sizes[$1] ? sizes[$0] > sizes[$1] : $0 < $1 }
     }
 
     /// One photo, start to finish. Never throws: every problem becomes a failed outcome.

@@ -33,6 +33,17 @@ import TestSupport
         #expect(try FileManager.default.contentsOfDirectory(atPath: out).sorted() == ["astronaut.png", "grace_hopper.png", "group.png"])
     }
 
+    @Test func parallelWorkersTakeTheLargestPhotosFirst() throws {
+        let folder = try TestAssets.temporaryFolder("order")
+        let files = try [("a.jpg", 10), ("b.jpg", 300), ("c.jpg", 20), ("d.jpg", 300), ("missing.jpg", -1)].map { name, size in
+            let path = folder + "/" + name
+            if size >= 0 { try Data(count: size).write(to: URL(fileURLWithPath: path)) }
+            return InputFile(path: path, outputName: name)
+        }
+        // Ties keep the order given; a file that cannot be read goes last (it fails fast).
+        #expect(BatchRunner.largestFirst(files) == [1, 3, 2, 0, 4])
+    }
+
     @Test func badFilesAreReportedAndTheBatchGoesOn() throws {
         let inputs = try TestAssets.temporaryFolder("in")
         let out = try TestAssets.temporaryFolder("out")
