@@ -68,17 +68,26 @@ public enum InputCollector {
         ((path as NSString).lastPathComponent as NSString).deletingPathExtension
     }
 
-    /// Two inputs with one output name ("a.jpg", "a.png"): later ones keep their suffix ("a.png.png").
+    /// One photo named twice ("a.jpg", "./a.jpg") is sketched once. Two photos with one output
+    /// name ("a.jpg", "a.png", or "trip/a.jpg" and "home/a.jpg"): the second keeps its suffix
+    /// ("a.png.png"), any further ones are numbered ("a-3.png"), so no two share an output.
     private static func disambiguate(_ files: [InputFile]) -> [InputFile] {
+        var seen = Set<String>()
         var taken = Set<String>()
-        return files.map { file in
+        return files.compactMap { file in
+            guard seen.insert(URL(fileURLWithPath: file.path).standardized.path).inserted else { return nil }
             var f = file
-            if !taken.insert(f.outputName).inserted {
-                let dir = (f.outputName as NSString).deletingLastPathComponent
-                let name = (f.path as NSString).lastPathComponent + ".png"
-                f.outputName = dir.isEmpty ? name : dir + "/" + name
-                taken.insert(f.outputName)
+            let dir = (f.outputName as NSString).deletingLastPathComponent
+            func inFolder(_ name: String) -> String { dir.isEmpty ? name : dir + "/" + name }
+            if taken.contains(f.outputName) {
+                f.outputName = inFolder((f.path as NSString).lastPathComponent + ".png")
             }
+            var number = 2
+            while taken.contains(f.outputName) {
+                number += 1
+                f.outputName = inFolder(stem(of: f.path) + "-\(number).png")
+            }
+            taken.insert(f.outputName)
             return f
         }
     }

@@ -36,6 +36,18 @@ import TestSupport
         #expect(files.map(\.outputName) == ["photo.png", "photo.png.png"])
     }
 
+    @Test func aPhotoNamedTwiceIsTakenOnceAndNoTwoPhotosShareAnOutput() throws {
+        let root = try TestAssets.temporaryFolder("many")
+        for folder in ["a", "b", "c", "d"] {
+            try FileManager.default.createDirectory(atPath: root + "/" + folder, withIntermediateDirectories: true)
+            touch(root + "/\(folder)/x.jpg")
+        }
+        let inputs = ["a", "b", "c", "d", "a", "./b/../a"].map { root + "/\($0)/x.jpg" }
+        let files = InputCollector.collect(inputs, recursive: false).files
+        #expect(files.map(\.path) == inputs.prefix(4).map { $0 })
+        #expect(files.map(\.outputName) == ["x.png", "x.jpg.png", "x-3.png", "x-4.png"])
+    }
+
     @Test func missingInputsAreReported() {
         let result = InputCollector.collect(["/no/such/folder"], recursive: true)
         #expect(result.files.isEmpty)
