@@ -8,8 +8,8 @@ import Vips
 /// noise from this tile instead, each from its own seeded offset, wrapping around at the edges
 /// (1024 pixels apart, far beyond where a grain a few pixels fine could be seen to repeat).
 ///
-/// The tile is 8-bit, 128 + 30 × noise (±4.2 deviations before clipping): 1 MB for the life of
-/// the process, and blurs of it can use libvips' integer kernel.
+/// The tile is 8-bit, 128 + 30 × noise (±4.2 deviations before clipping, levels rounded): 1 MB
+/// for the life of the process.
 enum NoiseTile {
     static let side = 1024
     /// Levels per unit deviation in the tile.

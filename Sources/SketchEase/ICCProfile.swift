@@ -5,7 +5,7 @@ import Foundation
 ///
 /// SketchEase reads just enough to answer one question: does the profile describe sRGB? Most
 /// camera and phone JPEGs that carry a profile carry sRGB IEC61966-2.1 itself, and converting
-/// sRGB to sRGB through lcms is an identity that cost about a sixth of a batch's CPU time. A
+/// sRGB to sRGB through lcms is an identity that cost about an eighth of a batch's CPU time. A
 /// profile counts as sRGB only if it is an RGB matrix/TRC profile (no lookup tables, which
 /// would take precedence in a transform) whose three primaries and three tone curves match
 /// sRGB's; anything else, or anything unreadable, goes through the full transform.
