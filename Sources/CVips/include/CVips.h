@@ -53,6 +53,10 @@ int sk_image_get_int(VipsImage *image, const char *name, int fallback);
 /* A NULL-terminated array of field names; free with g_strfreev. */
 char **sk_image_fields(VipsImage *image);
 
+/* From now on memory freed by images stays with the process for the next image to reuse,
+ * until sk_release_free_memory hands it back. */
+void sk_keep_freed_memory(void);
+
 /* Returns memory freed by earlier images to the system (glibc keeps it in its arenas). */
 void sk_release_free_memory(void);
 
