@@ -4,7 +4,8 @@
 Measures on 12-megapixel photos with 1-6 faces (bench/make_corpus.py):
   - per-image wall time of `sketchease batch` (pencil) and its stages (decode, detect, filter,
     encode, from --stats), next to `vips copy x.jpg x.png` (the I/O floor), ImageMagick
-    `-charcoal 2` and G'MIC `pencilbw 0.3,60`;
+    `-charcoal 2` and G'MIC `pencilbw 0.3,60`; floor and sketchease are measured back to back
+    in each of --repeat rounds and each ratio is the median of the rounds' ratios;
   - throughput with --jobs 2 against --jobs 1 (24 photos, back-to-back pairs, median ratio);
   - peak RSS for one photo, and RSS over a long batch (default 500 photos) to show it stays flat.
 Targets (issue 6): 3 faces end to end <= 1.5x the floor; jobs 2 >= 1.7x jobs 1 throughput;
@@ -39,31 +40,37 @@ def timed(cmd, **kw):
     return wall, rss_kb / 1024
 
 
-def median_run(cmd, repeat, **kw):
-    runs = [timed(cmd, **kw) for _ in range(repeat)]
-    return statistics.median(r[0] for r in runs), max(r[1] for r in runs)
+def sketchease_batch(photos, out):
+    """All photos in one batch process: per photo, its in-batch wall time and stages."""
+    stats = os.path.join(out, "stats.json")
+    subprocess.run([BIN, "batch", *photos, "--out", out, "--overwrite", "--stats", stats], check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    with open(stats) as f:
+        return {e["input"]: (e["seconds"], e["stages"]) for e in json.load(f)["photos"]}
 
 
-def sketchease_one(photo, out, repeat):
-    """One photo per process: median wall time (start-up included) and peak RSS."""
-    runs = [timed([BIN, "batch", photo, "--out", out, "--overwrite"]) for _ in range(repeat)]
-    return statistics.median(r[0] for r in runs), max(r[1] for r in runs)
-
-
-def sketchease_batch(photos, out, repeat):
-    """All photos in one batch process: per photo, the median in-batch wall time and stages."""
+def rounds(photos, work, repeat):
+    """Per photo, `repeat` rounds of: the floor, the photo's time in a batch over all photos,
+    and the photo alone in a process of its own. Each round runs its three measures back to
+    back, so each ratio compares runs that saw the same machine (its speed drifts by 10-20%
+    over minutes); a photo's ratio is the median of its rounds' ratios."""
     seen = {p: [] for p in photos}
     for _ in range(repeat):
-        stats = os.path.join(out, "stats.json")
-        subprocess.run([BIN, "batch", *photos, "--out", out, "--overwrite", "--stats", stats], check=True,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        with open(stats) as f:
-            for entry in json.load(f)["photos"]:
-                seen[entry["input"]].append(entry)
+        floors = {p: timed(["vips", "copy", p, os.path.join(work, "floor.png")])[0] for p in photos}
+        batch = sketchease_batch(photos, os.path.join(work, "batch"))
+        for p in photos:
+            alone, rss = timed([BIN, "batch", p, "--out", os.path.join(work, "se"), "--overwrite"])
+            seen[p].append({"floor": floors[p], "wall": batch[p][0], "stages": batch[p][1],
+                            "alone": alone, "rss": rss})
     result = {}
-    for photo, entries in seen.items():
-        result[photo] = (statistics.median(e["seconds"] for e in entries),
-                         {k: statistics.median(e["stages"][k] for e in entries) for k in entries[0]["stages"]})
+    for p, runs in seen.items():
+        med = lambda f: statistics.median(f(r) for r in runs)
+        result[p] = {
+            "floor": med(lambda r: r["floor"]), "wall": med(lambda r: r["wall"]), "alone": med(lambda r: r["alone"]),
+            "ratio": med(lambda r: r["wall"] / r["floor"]), "alone_ratio": med(lambda r: r["alone"] / r["floor"]),
+            "stages": {k: med(lambda r: r["stages"][k]) for k in runs[0]["stages"]},
+            "rss": max(r["rss"] for r in runs),
+        }
     return result
 
 
@@ -154,15 +161,14 @@ def main():
              "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     ratios, alone_ratios = {}, {}
     peak_rss = 0.0
-    in_batch = sketchease_batch(photos, os.path.join(work, "batch"), args.repeat)
+    measured = rounds(photos, work, args.repeat)
     for photo in photos:
         name = os.path.basename(photo)
-        floor, _ = median_run(["vips", "copy", photo, os.path.join(work, "floor.png")], args.repeat)
-        wall, st = in_batch[photo]
-        alone, rss = sketchease_one(photo, os.path.join(work, "se"), args.repeat)
+        m = measured[photo]
+        floor, wall, alone, st, rss = m["floor"], m["wall"], m["alone"], m["stages"], m["rss"]
         peak_rss = max(peak_rss, rss)
-        ratios[name] = wall / floor
-        alone_ratios[name] = alone / floor
+        ratios[name] = m["ratio"]
+        alone_ratios[name] = m["alone_ratio"]
         im = gm = "–"
         if not args.skip_others:
             if shutil.which("convert") and os.path.exists("/usr/bin/convert"):
@@ -171,8 +177,8 @@ def main():
             if shutil.which("gmic"):
                 t, _ = timed(["gmic", photo, "pencilbw", "0.3,60", "-o", os.path.join(work, "gm.png")])
                 gm = f"{t:.2f} s ({t / floor:.1f}×)"
-        lines.append(f"| {name} | {floor:.2f} s | {wall:.2f} s | {wall / floor:.2f}× | {st['decode']:.2f} | "
-                     f"{st['detect']:.2f} | {st['filter']:.2f} | {st['encode']:.2f} | {alone:.2f} s | {alone / floor:.2f}× | "
+        lines.append(f"| {name} | {floor:.2f} s | {wall:.2f} s | {ratios[name]:.2f}× | {st['decode']:.2f} | "
+                     f"{st['detect']:.2f} | {st['filter']:.2f} | {st['encode']:.2f} | {alone:.2f} s | {alone_ratios[name]:.2f}× | "
                      f"{rss:.0f} MB | {im} | {gm} |")
         print(lines[-1], flush=True)
     styles = per_style(photos[2], os.path.join(work, "styles"), args.repeat)
@@ -210,7 +216,9 @@ def main():
     cpu = subprocess.run(["nproc"], capture_output=True, text=True).stdout.strip()
     header = [f"SketchEase benchmark, {time.strftime('%Y-%m-%d %H:%M')}, {cpu} cores, median of {args.repeat} runs; "
               "stage columns in seconds. 'In batch' is the photo's own time in one `batch` run over the corpus; "
-              "'alone' is a whole process for that one photo, start-up and model loading included.", ""]
+              "'alone' is a whole process for that one photo, start-up and model loading included. Each run "
+              "measures the floor, the batch and the one-photo processes back to back; a ratio is the median "
+              "of the runs' ratios.", ""]
     report = "\n".join(header + lines + style_lines + summary)
     print("\n".join(summary))
     os.makedirs(RESULTS, exist_ok=True)
