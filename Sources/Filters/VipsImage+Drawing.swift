@@ -50,6 +50,10 @@ extension VipsImage {
         return try VipsImage.complexForm(dx, dy).absolute()
     }
 
+    /// How far (pixels) a gaussian blur of `sigma` reaches beyond a pixel: the margin a crop
+    /// needs around it for the blur to see real pixels up to its edges.
+    static func blurMargin(sigma: Double) -> Int { Int((sigma * 3).rounded(.up)) + 1 }
+
     /// Gaussian blur with the border mirrored, so tones near the crop edge do not darken.
     ///
     /// `eightBit` blurs an 8-bit image with libvips' integer kernel into 8 bits: about three
@@ -57,7 +61,7 @@ extension VipsImage {
     /// for layers where that cannot be seen. Otherwise the blur is computed and returned in float.
     func softened(sigma: Double, eightBit: Bool = false) throws -> VipsImage {
         guard sigma >= 0.3 else { return self }
-        let pad = Int((sigma * 3).rounded(.up)) + 1
+        let pad = Self.blurMargin(sigma: sigma)
         let padded = try embed(x: pad, y: pad, width: width + 2 * pad, height: height + 2 * pad, extend: "mirror")
         let source = eightBit && format != "uchar" ? try padded.cast("uchar") : padded
         return try source.gaussianBlur(sigma: sigma, minAmplitude: 0.05, precision: eightBit ? "integer" : "float")
@@ -79,7 +83,7 @@ extension VipsImage {
             return try NoiseTile.window(width: width, height: height, seed: seed).linear(unit, offset)
         }
         // The window is taken with a margin, so the blur sees real noise up to the edges.
-        let pad = Int((grainSize * 3).rounded(.up)) + 1
+        let pad = blurMargin(sigma: grainSize)
         let window = try NoiseTile.window(width: width + 2 * pad, height: height + 2 * pad, seed: seed)
         // Blurring white noise by sigma s leaves deviation 1 / (2 s sqrt(pi)). (The float kernel:
         // libvips' integer one shifts the mean of noise by a few levels.)
