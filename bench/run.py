@@ -5,7 +5,9 @@ Measures on 12-megapixel photos with 1-6 faces (bench/make_corpus.py):
   - per-image wall time of `sketchease batch` (pencil) and its stages (decode, detect, filter,
     encode, from --stats), next to `vips copy x.jpg x.png` (the I/O floor), ImageMagick
     `-charcoal 2` and G'MIC `pencilbw 0.3,60`; floor and sketchease are measured back to back
-    in each of --repeat rounds and each ratio is the median of the rounds' ratios;
+    in each of --repeat rounds and each ratio is the median of the rounds' ratios; next to it
+    each photo's PNG size and the floor's (the floor writes libvips' defaults, zlib level 6 with
+    unfiltered rows; sketchease its own default, level 2 with rows filtered "up");
   - throughput with --jobs 2 against --jobs 1 (24 photos, back-to-back pairs, median ratio);
   - peak RSS for one photo, and RSS over a long batch (default 500 photos) to show it stays flat.
 Targets (issue 6): 3 faces end to end <= 1.5x the floor; jobs 2 >= 1.7x jobs 1 throughput;
@@ -56,12 +58,18 @@ def rounds(photos, work, repeat):
     over minutes); a photo's ratio is the median of its rounds' ratios."""
     seen = {p: [] for p in photos}
     for _ in range(repeat):
-        floors = {p: timed(["vips", "copy", p, os.path.join(work, "floor.png")])[0] for p in photos}
+        floors, floor_sizes = {}, {}
+        for p in photos:
+            floor_png = os.path.join(work, "floor.png")
+            floors[p] = timed(["vips", "copy", p, floor_png])[0]
+            floor_sizes[p] = os.path.getsize(floor_png)
         batch = sketchease_batch(photos, os.path.join(work, "batch"))
         for p in photos:
             alone, rss = timed([BIN, "batch", p, "--out", os.path.join(work, "se"), "--overwrite"])
+            ours = os.path.join(work, "batch", os.path.splitext(os.path.basename(p))[0] + ".png")
             seen[p].append({"floor": floors[p], "wall": batch[p][0], "stages": batch[p][1],
-                            "alone": alone, "rss": rss})
+                            "alone": alone, "rss": rss,
+                            "floor_size": floor_sizes[p], "size": os.path.getsize(ours)})
     result = {}
     for p, runs in seen.items():
         med = lambda f: statistics.median(f(r) for r in runs)
@@ -70,6 +78,7 @@ def rounds(photos, work, repeat):
             "ratio": med(lambda r: r["wall"] / r["floor"]), "alone_ratio": med(lambda r: r["alone"] / r["floor"]),
             "stages": {k: med(lambda r: r["stages"][k]) for k in runs[0]["stages"]},
             "rss": max(r["rss"] for r in runs),
+            "floor_size": runs[-1]["floor_size"] / 1e6, "size": runs[-1]["size"] / 1e6,
         }
     return result
 
@@ -119,7 +128,7 @@ def soak(count, out, jobs):
     """Runs one long batch, sampling RSS; returns (peak MB, mean MB of first and last tenth)."""
     folder = linked_corpus(count)
     shutil.rmtree(out, ignore_errors=True)
-    proc = subprocess.Popen([BIN, "batch", folder, "--out", out, "--jobs", str(jobs), "--compression", "1"],
+    proc = subprocess.Popen([BIN, "batch", folder, "--out", out, "--jobs", str(jobs)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     samples = []
 
@@ -157,8 +166,8 @@ def main():
                        stdout=subprocess.DEVNULL)
     photos = [os.path.join(CORPUS, f"faces{n}.jpg") for n in range(1, 7)]
     work = tempfile.mkdtemp(prefix="sketchease-bench-")
-    lines = ["| photo (12 MP) | floor `vips copy` | sketchease in batch | ratio | decode | detect | filter | encode | alone (with start-up) | ratio | peak RSS | IM `-charcoal 2` | G'MIC `pencilbw` |",
-             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    lines = ["| photo (12 MP) | floor `vips copy` | sketchease in batch | ratio | decode | detect | filter | encode | alone (with start-up) | ratio | peak RSS | PNG size (floor → ours) | IM `-charcoal 2` | G'MIC `pencilbw` |",
+             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     ratios, alone_ratios = {}, {}
     peak_rss = 0.0
     measured = rounds(photos, work, args.repeat)
@@ -179,7 +188,7 @@ def main():
                 gm = f"{t:.2f} s ({t / floor:.1f}×)"
         lines.append(f"| {name} | {floor:.2f} s | {wall:.2f} s | {ratios[name]:.2f}× | {st['decode']:.2f} | "
                      f"{st['detect']:.2f} | {st['filter']:.2f} | {st['encode']:.2f} | {alone:.2f} s | {alone_ratios[name]:.2f}× | "
-                     f"{rss:.0f} MB | {im} | {gm} |")
+                     f"{rss:.0f} MB | {m['floor_size']:.1f} → {m['size']:.1f} MB | {im} | {gm} |")
         print(lines[-1], flush=True)
     styles = per_style(photos[2], os.path.join(work, "styles"), args.repeat)
     style_lines = ["", "Per style, faces3.jpg (12 MP, 3 faces), in seconds:", "",
@@ -204,7 +213,8 @@ def main():
     summary = [
         "",
         f"- 3 faces end to end: **{ratios['faces3.jpg']:.2f}×** the vips-copy floor per photo in a batch, "
-        f"{alone_ratios['faces3.jpg']:.2f}× as a one-photo run with start-up (target ≤ 1.5×)",
+        f"{alone_ratios['faces3.jpg']:.2f}× as a one-photo run with start-up (target ≤ 1.5×); its PNG "
+        f"{measured[photos[2]]['size']:.1f} MB against the floor's {measured[photos[2]]['floor_size']:.1f} MB",
         f"- throughput on 24 photos: jobs 1 {t1:.2f}/s, jobs 2 {t2:.2f}/s: **{scaling:.2f}×** "
         f"(median of {len(pairs)} back-to-back pairs: {spread}; target ≥ 1.7×)",
         f"- peak RSS for one 12 MP photo: **{peak_rss:.0f} MB** (target ≤ 200 MB)",

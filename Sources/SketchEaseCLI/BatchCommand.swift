@@ -41,8 +41,7 @@ struct BatchCommand: ParsableCommand {
     @Flag(help: "Keep the photo's metadata (EXIF, GPS location, XMP) in the PNG.")
     var keepMetadata = false
 
-    @Option(help: "PNG compression level, 0 (fastest) to 9 (smallest).")
-    var compression: Int = 6
+    @OptionGroup var png: CompressionFlag
 
     @Option(help: "Refuse photos with more pixels than this (0 = no limit).")
     var maxPixels: Int = Photo.defaultPixelLimit
@@ -56,7 +55,6 @@ struct BatchCommand: ParsableCommand {
     func validate() throws {
         guard !inputs.isEmpty || plan != nil else { throw ValidationError("give photos, folders or --plan") }
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
-        guard (0...9).contains(compression) else { throw ValidationError("--compression must be 0...9") }
         guard maxPixels >= 0 else { throw ValidationError("--max-pixels must be 0 or more") }
     }
 
@@ -65,7 +63,7 @@ struct BatchCommand: ParsableCommand {
         if let stickers { chosenStyle = try StickerOption.apply(folder: stickers, to: chosenStyle) }
         var options = BatchOptions(
             outputFolder: out, style: chosenStyle, detection: detection.options, render: try style.renderOptions(),
-            export: ExportOptions(keepMetadata: keepMetadata, compression: compression, overwrite: overwrite),
+            export: ExportOptions(keepMetadata: keepMetadata, compression: png.compression, overwrite: overwrite),
             jobs: jobs, pixelLimit: maxPixels)
         var (files, problems) = InputCollector.collect(inputs, recursive: recursive)
         if let plan {

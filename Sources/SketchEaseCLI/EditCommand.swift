@@ -30,17 +30,12 @@ struct EditCommand: ParsableCommand {
     @Flag(help: "Also write OUT/<name>.compare.png on export: the original and the result side by side.")
     var compare = false
 
-    @Option(help: "PNG compression level, 0 (fastest) to 9 (smallest).")
-    var compression: Int = 6
-
-    func validate() throws {
-        guard (0...9).contains(compression) else { throw ValidationError("--compression must be 0...9") }
-    }
+    @OptionGroup var png: CompressionFlag
 
     func run() throws {
         let settings = EditorLoop.Settings(
             outputFolder: out, defaultStyle: try style.style(), detection: detection.options, render: style.render,
-            compression: compression, compare: compare)
+            compression: png.compression, compare: compare)
         let (files, problems) = InputCollector.collect(inputs, recursive: false)
         for problem in problems { Terminal.error(problem.description) }
         guard !files.isEmpty else {

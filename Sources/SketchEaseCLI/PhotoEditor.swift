@@ -71,7 +71,7 @@ final class PhotoEditor {
         let folder = (previewPath as NSString).deletingLastPathComponent
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let preview = try PreviewImage.render(image, compositor: compositor)
-        try PNGExporter.write(preview, to: previewPath, options: ExportOptions(compression: 4, overwrite: true))
+        try PNGExporter.write(preview, to: previewPath, options: ExportOptions(overwrite: true))
     }
 
     func export(compare: Bool) throws {

@@ -159,12 +159,31 @@ extension VipsImage {
         return Array(UnsafeRawBufferPointer(start: memory, count: size))
     }
 
-    /// Writes a PNG. `strip` drops every metadata field (EXIF, XMP, GPS, comments, ICC).
-    public func savePNG(path: String, compression: Int = 6, strip: Bool = true) throws {
+    /// How PNG rows are stored before zlib compresses them (PNG's per-row filters).
+    public enum PNGRowFilter: String, Sendable {
+        /// Stored as they are (libvips' default).
+        case none
+        /// Each byte as the difference from the pixel to its left.
+        case sub
+        /// Each byte as the difference from the pixel above.
+        case up
+        /// Each byte as the difference from the mean of the pixels left and above.
+        case average = "avg"
+        /// Each byte as the difference from the Paeth predictor (left, above or above-left).
+        case paeth
+        /// The best of all five, chosen row by row (slowest).
+        case adaptive = "all"
+    }
+
+    /// Writes a PNG. `strip` drops every metadata field (EXIF, XMP, GPS, comments, ICC);
+    /// `compression` is zlib's level, 0 (none) to 9.
+    public func savePNG(path: String, compression: Int = 6, rowFilter: PNGRowFilter = .none,
+                        strip: Bool = true) throws {
         _ = try VipsCall("pngsave", [
             "in": .image(self),
             "filename": .string(path),
             "compression": .int(compression),
+            "filter": .nick(rowFilter.rawValue),
             "strip": .bool(strip),
         ])
     }

@@ -74,6 +74,29 @@ import TestSupport
         #expect(!strippedFields.contains { $0.hasPrefix("exif-") })
     }
 
+    @Test func everyPNGRowFilterKeepsThePixelsExactly() throws {
+        let folder = try TestAssets.temporaryFolder("vips")
+        let photo = try VipsImage.load(path: TestAssets.group)
+        let original = try photo.pixels()
+        let filters: [VipsImage.PNGRowFilter] = [.none, .sub, .up, .average, .paeth, .adaptive]
+        for filter in filters {
+            let path = folder + "/\(filter.rawValue).png"
+            try photo.savePNG(path: path, compression: 2, rowFilter: filter)
+            #expect(try VipsImage.load(path: path).pixels() == original, "filter \(filter.rawValue)")
+        }
+    }
+
+    @Test func upFilteredRowsMakeAPhotoSmallerAtTheSameLevel() throws {
+        let folder = try TestAssets.temporaryFolder("vips")
+        let photo = try VipsImage.load(path: TestAssets.group)
+        let plain = folder + "/none.png", up = folder + "/up.png"
+        try photo.savePNG(path: plain, compression: 2, rowFilter: .none)
+        try photo.savePNG(path: up, compression: 2, rowFilter: .up)
+        let size = { (path: String) in (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0 }
+        // A photo's neighbouring rows are alike: the differences compress far better.
+        #expect(try size(up) < size(plain) * 85 / 100)
+    }
+
     @Test func orientationTagIsAppliedByAutorotate() throws {
         let image = try VipsImage.load(path: TestAssets.graceHopper) // 512 x 600
         let tagged = try image.settingOrientation(6)

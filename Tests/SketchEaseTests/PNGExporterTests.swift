@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import SketchEase
+
+@Suite struct PNGExporterTests {
+    func size(_ path: String) throws -> Int {
+        try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
+    }
+
+    @Test func exportKeepsEveryPixelAndLeavesNoTemporary() throws {
+        let folder = try TestAssets.temporaryFolder("export")
+        let photo = try VipsImage.load(path: TestAssets.group)
+        let path = folder + "/group.png"
+        try PNGExporter.write(photo, to: path, options: ExportOptions())
+        #expect(try VipsImage.load(path: path).pixels() == photo.pixels())
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["group.png"])
+    }
+
+    @Test func defaultExportIsSmallerThanLibvipsDefaults() throws {
+        // libvips' own defaults (level 6, rows unfiltered) are what `vips copy x.jpg x.png` writes.
+        let folder = try TestAssets.temporaryFolder("export")
+        let photo = try VipsImage.load(path: TestAssets.group)
+        let ours = folder + "/ours.png", libvips = folder + "/libvips.png"
+        try PNGExporter.write(photo, to: ours, options: ExportOptions())
+        try photo.savePNG(path: libvips, compression: 6, rowFilter: .none)
+        #expect(try size(ours) < size(libvips) * 85 / 100)
+    }
+
+    @Test func everyLevelGivesTheSamePixelsAndHigherLevelsSmallerFiles() throws {
+        let folder = try TestAssets.temporaryFolder("export")
+        let photo = try VipsImage.load(path: TestAssets.graceHopper)
+        let original = try photo.pixels()
+        var sizes: [Int: Int] = [:]
+        for level in [0, 1, ExportOptions.defaultCompression, 6, 9] {
+            let path = folder + "/level\(level).png"
+            try PNGExporter.write(photo, to: path, options: ExportOptions(compression: level))
+            #expect(try VipsImage.load(path: path).pixels() == original, "level \(level)")
+            sizes[level] = try size(path)
+        }
+        // Level 0 stores the pixels as they are: a filter byte per row and chunk framing on top.
+        #expect(sizes[0]! >= original.count + photo.height)
+        #expect(sizes[0]! > sizes[1]!)
+        #expect(sizes[1]! >= sizes[6]!)
+        #expect(sizes[6]! >= sizes[9]!)
+    }
+
+    @Test func uncompressedOutputSkipsTheRowFilter() {
+        #expect(PNGExporter.rowFilter(compression: 0) == .none)
+        #expect(PNGExporter.rowFilter(compression: ExportOptions.defaultCompression) == .up)
+        #expect(PNGExporter.rowFilter(compression: 9) == .up)
+    }
+}
