@@ -45,7 +45,7 @@ def timed(cmd, **kw):
 def sketchease_batch(photos, out):
     """All photos in one batch process: per photo, its in-batch wall time and stages."""
     stats = os.path.join(out, "stats.json")
-    subprocess.run([BIN, "batch", *photos, "--out", out, "--overwrite", "--stats", stats], check=True,
+    subprocess.run([BIN, "batch", *photos, "--out", out, "--overwrite", "--jobs", "1", "--stats", stats], check=True,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     with open(stats) as f:
         return {e["input"]: (e["seconds"], e["stages"]) for e in json.load(f)["photos"]}
@@ -92,7 +92,7 @@ def per_style(photo, out, repeat):
         walls, filters = [], []
         for _ in range(repeat):
             stats = os.path.join(out, "style.json")
-            subprocess.run([BIN, "batch", photo, "--out", out, "--overwrite", "-f", style, "--stats", stats],
+            subprocess.run([BIN, "batch", photo, "--out", out, "--overwrite", "--jobs", "1", "-f", style, "--stats", stats],
                            check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             with open(stats) as f:
                 entry = json.load(f)["photos"][0]

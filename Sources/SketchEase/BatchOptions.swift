@@ -1,3 +1,5 @@
+import Foundation
+
 /// Everything `sketchease batch` needs to know besides the inputs.
 public struct BatchOptions: Sendable {
     public var outputFolder: String
@@ -6,7 +8,7 @@ public struct BatchOptions: Sendable {
     public var detection: DetectionOptions
     public var render: RenderOptions
     public var export: ExportOptions
-    /// Photos processed at once.
+    /// Photos processed at once; they share the cores between them.
     public var jobs: Int
     /// Inputs with more pixels are refused (0 = no limit).
     public var pixelLimit: Int
@@ -16,9 +18,18 @@ public struct BatchOptions: Sendable {
     public var compare = false
 
     public init(outputFolder: String, style: FaceStyle, detection: DetectionOptions = .init(),
-                render: RenderOptions = .init(), export: ExportOptions = .init(), jobs: Int = 1,
+                render: RenderOptions = .init(), export: ExportOptions = .init(), jobs: Int = BatchOptions.defaultJobs,
                 pixelLimit: Int = Photo.defaultPixelLimit) {
         self.outputFolder = outputFolder; self.style = style; self.detection = detection
         self.render = render; self.export = export; self.jobs = jobs; self.pixelLimit = pixelLimit
+    }
+
+    /// A photo per core: photos in flight use the cores better than one photo spread over all of
+    /// them (its PNG compresses on one core), but no more photos at once than there are 2 GiB of
+    /// memory (a 12 MP photo takes ~170 MB; one at the 100 MP pixel limit, well over 1 GiB).
+    public static var defaultJobs: Int {
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let memory = Int(clamping: ProcessInfo.processInfo.physicalMemory >> 31)
+        return max(1, min(cores, memory))
     }
 }

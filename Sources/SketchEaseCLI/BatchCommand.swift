@@ -32,8 +32,10 @@ struct BatchCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Also take photos from sub-folders.")
     var recursive = false
 
-    @Option(name: .shortAndLong, help: "Photos processed at the same time.")
-    var jobs: Int = 1
+    @Option(name: .shortAndLong, help: ArgumentHelp(
+        "Photos processed at the same time; they share the cores.",
+        discussion: "The default is one per core, at most one per 2 GiB of memory. --jobs 1 uses the least memory."))
+    var jobs: Int = BatchOptions.defaultJobs
 
     @Flag(help: "Replace outputs that already exist.")
     var overwrite = false
