@@ -4,10 +4,6 @@ import TestSupport
 @testable import SketchEase
 
 @Suite struct PNGExporterTests {
-    func size(_ path: String) throws -> Int {
-        try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
-    }
-
     @Test func exportKeepsEveryPixelAndLeavesNoTemporary() throws {
         let folder = try TestAssets.temporaryFolder("export")
         let photo = try VipsImage.load(path: TestAssets.group)
@@ -24,7 +20,7 @@ import TestSupport
         let ours = folder + "/ours.png", libvips = folder + "/libvips.png"
         try PNGExporter.write(photo, to: ours, options: ExportOptions())
         try photo.savePNG(path: libvips, compression: 6, rowFilter: .none)
-        #expect(try size(ours) < size(libvips) * 85 / 100)
+        #expect(try TestAssets.fileSize(ours) < TestAssets.fileSize(libvips) * 85 / 100)
     }
 
     @Test func everyLevelGivesTheSamePixelsAndHigherLevelsSmallerFiles() throws {
@@ -36,7 +32,7 @@ import TestSupport
             let path = folder + "/level\(level).png"
             try PNGExporter.write(photo, to: path, options: ExportOptions(compression: level))
             #expect(try VipsImage.load(path: path).pixels() == original, "level \(level)")
-            sizes[level] = try size(path)
+            sizes[level] = try TestAssets.fileSize(path)
         }
         // Level 0 stores the pixels as they are: a filter byte per row and chunk framing on top.
         #expect(sizes[0]! >= original.count + photo.height)

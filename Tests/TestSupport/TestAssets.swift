@@ -25,6 +25,11 @@ public enum TestAssets {
         return url.path
     }
 
+    /// A file's size in bytes.
+    public static func fileSize(_ path: String) throws -> Int {
+        (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
+    }
+
     public static func fingerprint(_ path: String) throws -> Data {
         // A content fingerprint good enough to show a file is unchanged.
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
