@@ -26,7 +26,8 @@ public struct BatchOptions: Sendable {
 
     /// A photo per core: photos in flight use the cores better than one photo spread over all of
     /// them (its PNG compresses on one core), but no more photos at once than there are 2 GiB of
-    /// memory (a 12 MP photo takes ~170 MB; one at the 100 MP pixel limit, well over 1 GiB).
+    /// memory. A 12 MP photo peaks at ~170 MB and one at the 100 MP pixel limit at ~410 MB, so
+    /// even a batch of the largest leaves most of the memory to everything else.
     public static var defaultJobs: Int {
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let memory = Int(clamping: ProcessInfo.processInfo.physicalMemory >> 31)
