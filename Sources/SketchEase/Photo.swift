@@ -19,6 +19,12 @@ public struct Photo: Sendable {
     /// Refuses images with more pixels than this (decompression bombs); 0 = no limit.
     public static let defaultPixelLimit = 100_000_000
 
+    /// Decoding may take at most this many bytes per pixel of the pixel limit: four 16-bit
+    /// channels (CMYK or RGBA at 16 bits). A file within the pixel limit that declares many
+    /// channels or 64-bit samples (a few MB of compressed TIFF can decode to gigabytes) is
+    /// refused like one above it.
+    public static let bytesPerPixelAllowance = 8
+
     /// Opens `path` and decodes it into memory. Errors name the file and say why it cannot
     /// be used; a damaged file fails here, before anything is written.
     ///
@@ -47,6 +53,14 @@ public struct Photo: Sendable {
         let pixels = header.width * header.height
         if pixelLimit > 0, pixels > pixelLimit {
             throw PhotoError(path: path, reason: .tooLarge(pixels: pixels, limit: pixelLimit))
+        }
+        if pixelLimit > 0 {
+            let bytes = saturatingProduct([pixels, header.bands, header.bytesPerSample])
+            let limit = saturatingProduct([pixelLimit, bytesPerPixelAllowance])
+            if bytes > limit {
+                throw PhotoError(path: path, reason: .tooMuchData(channels: header.bands, bytesPerSample: header.bytesPerSample,
+                                                                  bytes: bytes, limit: limit))
+            }
         }
         let turned = [5, 6, 7, 8].contains(header.orientation)
         return turned ? (header.height, header.width) : (header.width, header.height)
@@ -91,6 +105,13 @@ public struct Photo: Sendable {
             return try VipsImage.thumbnail(path: path, maxSide: maxSide)
         } catch let error as VipsError {
             throw PhotoError(path: path, reason: classify(error))
+        }
+    }
+
+    private static func saturatingProduct(_ factors: [Int]) -> Int {
+        factors.reduce(1) { product, factor in
+            let (result, overflow) = product.multipliedReportingOverflow(by: factor)
+            return overflow ? Int.max : result
         }
     }
 

@@ -7,6 +7,9 @@ public struct PhotoError: Error, CustomStringConvertible, Equatable, Sendable {
         case notAnImage(String)
         case corrupt(String)
         case tooLarge(pixels: Int, limit: Int)
+        /// Within the pixel limit, but so many channels or such wide samples that decoding
+        /// would take more memory than a photo at the limit (`limit` bytes).
+        case tooMuchData(channels: Int, bytesPerSample: Int, bytes: Int, limit: Int)
         case outputExists
         case outputNotWritable(String)
         case other(String)
@@ -30,9 +33,20 @@ public struct PhotoError: Error, CustomStringConvertible, Equatable, Sendable {
         case .notAnImage(let detail): "not an image" + (detail.isEmpty ? "" : " (\(detail))")
         case .corrupt(let detail): "damaged or truncated image (\(detail))"
         case .tooLarge(let pixels, let limit): "image too large (\(pixels) pixels, limit \(limit); see --max-pixels)"
+        case .tooMuchData(let channels, let sampleBytes, let bytes, let limit):
+            "image too large to decode (\(channels) channels of \(sampleBytes * 8)-bit samples: "
+                + "\(Self.byteCount(bytes)), limit \(Self.byteCount(limit)); see --max-pixels)"
         case .outputExists: "output exists (use --overwrite to replace it)"
         case .outputNotWritable(let detail): "cannot write output (\(detail))"
         case .other(let detail): detail
         }
+    }
+
+    /// A size for messages: "1.6 GB", "800 MB", "98 KB", "512 bytes".
+    static func byteCount(_ bytes: Int) -> String {
+        let units: [(Double, String)] = [(1e9, "GB"), (1e6, "MB"), (1e3, "KB")]
+        guard let (scale, unit) = units.first(where: { Double(bytes) >= $0.0 }) else { return "\(bytes) bytes" }
+        let value = Double(bytes) / scale
+        return (value < 10 && value != value.rounded() ? String(format: "%.1f", value) : "\(Int(value.rounded()))") + " " + unit
     }
 }

@@ -27,6 +27,9 @@ public final class VipsImage: @unchecked Sendable {
         String(cString: vips_enum_nick(vips_band_format_get_type(), Int32(vips_image_get_format(pointer).rawValue)))
     }
 
+    /// Bytes in one sample of one band: 1 for "uchar", 2 for "ushort", 8 for "double", ...
+    public var bytesPerSample: Int { Int(vips_format_sizeof(vips_image_get_format(pointer))) }
+
     /// The interpretation nickname: "srgb", "b-w", "cmyk", "rgb16", ...
     public var interpretation: String {
         String(cString: vips_enum_nick(vips_interpretation_get_type(), Int32(vips_image_get_interpretation(pointer).rawValue)))

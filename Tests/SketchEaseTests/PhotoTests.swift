@@ -51,4 +51,20 @@ import TestSupport
         #expect(error?.reason == .tooLarge(pixels: 512 * 512, limit: 1000))
         #expect(error?.description.hasPrefix(TestAssets.astronaut) == true)
     }
+
+    @Test func refusesImagesThatWouldDecodeLargerThanAPhotoAtTheLimit() throws {
+        let folder = try TestAssets.temporaryFolder("decode-limit")
+        // 64 × 64 pixels of six 32-bit float channels: 96 KB decoded, 8 bytes a pixel allowed.
+        let wide = folder + "/wide.tif"
+        try VipsImage.solid(width: 64, height: 64, pixel: [1, 2, 3, 4, 5, 6]).cast("float").save(path: wide)
+        let error = #expect(throws: PhotoError.self) { try Photo.load(path: wide, pixelLimit: 10_000) }
+        #expect(error?.reason == .tooMuchData(channels: 6, bytesPerSample: 4, bytes: 64 * 64 * 24, limit: 80_000))
+        #expect(error?.description == "\(wide): image too large to decode (6 channels of 32-bit samples: 98 KB, limit 80 KB; see --max-pixels)")
+        // Four 16-bit channels fill the allowance exactly and load; no limit means no check.
+        let rgba16 = folder + "/rgba16.png"
+        try VipsImage.solid(width: 100, height: 100, pixel: [9000, 20000, 30000, 65535]).cast("ushort")
+            .reinterpreted(as: "rgb16").save(path: rgba16)
+        #expect(try Photo.load(path: rgba16, pixelLimit: 10_000).rgb.bands == 3)
+        #expect(try Photo.load(path: wide, pixelLimit: 0).rgb.bands == 3)
+    }
 }

@@ -21,6 +21,17 @@ import TestSupport
         #expect(try FileManager.default.contentsOfDirectory(atPath: out).isEmpty)
     }
 
+    @Test func manyChannelBombIsRefusedBeforeDecoding() throws {
+        let folder = try TestAssets.temporaryFolder("channels"), out = try TestAssets.temporaryFolder("channels-out")
+        let bomb = try BadInputs.manyChannelTIFF(in: folder)
+        #expect(try TestAssets.fileSize(bomb) < 4096)
+        let report = try batch([bomb], out: out)
+        let limit = Photo.defaultPixelLimit * Photo.bytesPerPixelAllowance
+        #expect(outcome(report) == .failed(PhotoError(path: bomb, reason: .tooMuchData(
+            channels: 250, bytesPerSample: 4, bytes: 1_000_000 * 250 * 4, limit: limit))))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out).isEmpty)
+    }
+
     @Test func truncatedFilesFailWithTheirNameAndLeaveNothing() throws {
         let folder = try TestAssets.temporaryFolder("trunc"), out = try TestAssets.temporaryFolder("trunc-out")
         let jpeg = try BadInputs.truncatedJPEG(in: folder), png = try BadInputs.truncatedPNG(in: folder)

@@ -68,6 +68,52 @@ extension BadInputs {
         return path
     }
 
+    /// A small TIFF whose header declares `width` × `height` pixels of `channels` 32-bit float
+    /// channels (1000 × 1000 × 250 decodes to 1 GB): well within any pixel limit, a bomb
+    /// through its channels. (Deflate shrinks such a file of zeros to about 1 MB; without the
+    /// check, loading one of 1000 × 1000 × 200 doubles took 3.2 GB and 13 s.) Only the header
+    /// is real: the one strip holds a few bytes, so the file must be refused before decoding.
+    public static func manyChannelTIFF(in folder: String, width: UInt32 = 1000, height: UInt32 = 1000,
+                                       channels: UInt16 = 250) throws -> String {
+        var bytes: [UInt8] = Array("II".utf8) + [42, 0, 8, 0, 0, 0] // little-endian, first directory at 8
+        func short(_ v: UInt16) -> [UInt8] { [UInt8(v & 0xff), UInt8(v >> 8)] }
+        func long(_ v: UInt32) -> [UInt8] { (0..<4).map { UInt8(v >> (8 * UInt32($0)) & 0xff) } }
+        let strip: [UInt8] = [0x78, 0x9c, 0x63, 0x60, 0x18, 0x05, 0x00, 0x00] // a zlib stream of zero bytes
+        // Directory entries (tag order), then the per-channel arrays and the strip after it.
+        let tags: [(tag: UInt16, type: UInt16, values: [UInt32])] = [
+            (256, 4, [width]), (257, 4, [height]),
+            (258, 3, Array(repeating: 32, count: Int(channels))), // bits per sample
+            (259, 3, [8]), (262, 3, [1]),                        // deflate; min-is-black
+            (273, 4, [0]),                                       // strip offset: patched below
+            (277, 3, [UInt32(channels)]), (278, 4, [height]), (279, 4, [UInt32(strip.count)]),
+            (284, 3, [1]),                                       // contiguous samples
+            (338, 3, Array(repeating: 0, count: Int(channels) - 1)), // extra samples: unspecified
+            (339, 3, Array(repeating: 3, count: Int(channels))),  // IEEE floating point
+        ]
+        let directorySize = 2 + 12 * tags.count + 4
+        var extra: [UInt8] = []
+        var entries: [UInt8] = short(UInt16(tags.count))
+        var stripOffsetAt = 0
+        for (tag, type, values) in tags {
+            entries += short(tag) + short(type) + long(UInt32(values.count))
+            let packed = values.flatMap { type == 3 ? short(UInt16($0)) : long($0) }
+            if packed.count <= 4 {
+                if tag == 273 { stripOffsetAt = 8 + entries.count }
+                entries += packed + Array(repeating: 0, count: 4 - packed.count)
+            } else {
+                entries += long(UInt32(8 + directorySize + extra.count))
+                extra += packed
+            }
+        }
+        entries += long(0) // no next directory
+        let stripOffset = long(UInt32(8 + directorySize + extra.count))
+        bytes += entries + extra + strip
+        bytes.replaceSubrange(stripOffsetAt..<stripOffsetAt + 4, with: stripOffset)
+        let path = folder + "/channels.tif"
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
     static func crc32<C: Collection>(_ bytes: C) -> UInt32 where C.Element == UInt8 {
         var crc: UInt32 = 0xffff_ffff
         for byte in bytes {
