@@ -25,6 +25,8 @@ struct ApplyCommand: ParsableCommand {
 
     @OptionGroup var detection: DetectionFlags
 
+    @OptionGroup var limits: PixelLimitFlag
+
     func run() throws {
         var failures = 0
         for file in files {
@@ -51,7 +53,7 @@ struct ApplyCommand: ParsableCommand {
         }
         try session.checkSource(file: file)
         let history = try session.history(file: file)
-        let photo = try Photo.load(path: session.source.path)
+        let photo = try Photo.load(path: session.source.path, pixelLimit: limits.maxPixels)
         let folder = out ?? (file as NSString).deletingLastPathComponent
         try FileManager.default.createDirectory(atPath: folder.isEmpty ? "." : folder, withIntermediateDirectories: true)
         let target = ((folder.isEmpty ? "." : folder) as NSString).appendingPathComponent(session.output)

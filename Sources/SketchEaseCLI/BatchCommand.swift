@@ -45,8 +45,7 @@ struct BatchCommand: ParsableCommand {
 
     @OptionGroup var png: CompressionFlag
 
-    @Option(help: "Refuse photos with more pixels than this (0 = no limit).")
-    var maxPixels: Int = Photo.defaultPixelLimit
+    @OptionGroup var limits: PixelLimitFlag
 
     @Option(help: ArgumentHelp("Write per-photo timings (decode, detect, filter, encode) as JSON.", valueName: "file"))
     var stats: String?
@@ -57,7 +56,6 @@ struct BatchCommand: ParsableCommand {
     func validate() throws {
         guard !inputs.isEmpty || plan != nil else { throw ValidationError("give photos, folders or --plan") }
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
-        guard maxPixels >= 0 else { throw ValidationError("--max-pixels must be 0 or more") }
     }
 
     func run() throws {
@@ -66,7 +64,7 @@ struct BatchCommand: ParsableCommand {
         var options = BatchOptions(
             outputFolder: out, style: chosenStyle, detection: detection.options, render: try style.renderOptions(),
             export: ExportOptions(keepMetadata: keepMetadata, compression: png.compression, overwrite: overwrite),
-            jobs: jobs, pixelLimit: maxPixels)
+            jobs: jobs, pixelLimit: limits.maxPixels)
         var (files, problems) = InputCollector.collect(inputs, recursive: recursive)
         if let plan {
             options.plan = try loadPlan(plan)

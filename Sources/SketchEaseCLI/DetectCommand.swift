@@ -24,6 +24,8 @@ struct DetectCommand: ParsableCommand {
 
     @OptionGroup var detection: DetectionFlags
 
+    @OptionGroup var limits: PixelLimitFlag
+
     struct PhotoFaces: Encodable {
         var file: String
         var width: Int
@@ -46,7 +48,7 @@ struct DetectCommand: ParsableCommand {
         var results: [PhotoFaces] = []
         for file in files {
             do {
-                let size = try Photo.inspect(path: file.path)
+                let size = try Photo.inspect(path: file.path, pixelLimit: limits.maxPixels)
                 let faces = try detector.detect(in: Photo.detectionCopy(path: file.path, maxSide: detection.detectSize),
                                                 options: detection.options, fullSize: size)
                 let entry = PhotoFaces(file: file.path, width: size.width, height: size.height,

@@ -32,10 +32,12 @@ struct EditCommand: ParsableCommand {
 
     @OptionGroup var png: CompressionFlag
 
+    @OptionGroup var limits: PixelLimitFlag
+
     func run() throws {
         let settings = EditorLoop.Settings(
             outputFolder: out, defaultStyle: try style.style(), detection: detection.options, render: style.render,
-            compression: png.compression, compare: compare)
+            compression: png.compression, compare: compare, pixelLimit: limits.maxPixels)
         let (files, problems) = InputCollector.collect(inputs, recursive: false)
         for problem in problems { Terminal.error(problem.description) }
         guard !files.isEmpty else {

@@ -11,6 +11,7 @@ final class EditorLoop {
         var render: RenderOptions
         var compression: Int
         var compare: Bool
+        var pixelLimit = Photo.defaultPixelLimit
     }
 
     private struct Problem: Error { let message: String }
@@ -329,7 +330,7 @@ final class EditorLoop {
                 do {
                     editors[i] = try PhotoEditor(file: files[i], outputFolder: settings.outputFolder, detector: detector,
                                                  detection: settings.detection, render: settings.render,
-                                                 compression: settings.compression)
+                                                 compression: settings.compression, pixelLimit: settings.pixelLimit)
                     return i
                 } catch {
                     failed.insert(i)

@@ -21,21 +21,36 @@ struct GalleryCommand: ParsableCommand {
 
     @OptionGroup var detection: DetectionFlags
 
+    @OptionGroup var limits: PixelLimitFlag
+
     func run() throws {
         let detector = try detection.openDetector()
         var faces: [(image: VipsImage, face: DetectedFace)] = []
+        var failed = false
         for path in photos {
-            let photo = try Photo.load(path: path)
-            let found = try detector.detect(in: photo, options: detection.options)
-            guard let largest = found.max(by: { $0.box.area < $1.box.area }) else {
-                Terminal.warn("\(path): no face found, left out of the gallery")
-                continue
+            do {
+                let photo = try Photo.load(path: path, pixelLimit: limits.maxPixels)
+                let found = try detector.detect(in: photo, options: detection.options)
+                guard let largest = found.max(by: { $0.box.area < $1.box.area }) else {
+                    Terminal.warn("\(path): no face found, left out of the gallery")
+                    continue
+                }
+                faces.append((photo.rgb, largest))
+            } catch {
+                // One line per photo that cannot be used; the sheet is made from the rest.
+                Terminal.error("\(error as? PhotoError ?? PhotoError(path: path, reason: .other("\(error)")))")
+                failed = true
             }
-            faces.append((photo.rgb, largest))
+        }
+        guard !faces.isEmpty else {
+            Terminal.error("no faces to draw: nothing written to \(out)")
+            throw ExitCode.failure
         }
         let gallery = StyleGallery(columns: try StyleGallery.standardColumns(), cellHeight: cellHeight)
         let sheet = try gallery.render(faces: faces)
-        try sheet.savePNG(path: out, compression: 9)
+        // Like every export: written atomically, the photos' metadata (GPS...) left out.
+        try PNGExporter.write(sheet, to: out, options: ExportOptions(compression: 9, overwrite: true))
         Terminal.printErr("gallery written to \(out) (\(sheet.width)×\(sheet.height))")
+        if failed { throw ExitCode.failure }
     }
 }

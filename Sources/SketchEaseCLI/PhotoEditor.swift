@@ -20,10 +20,10 @@ final class PhotoEditor {
 
     /// Opens `file`: resumes its saved session if the output folder has one, else detects faces.
     init(file: InputFile, outputFolder: String, detector: OpenCVFaceDetector, detection: DetectionOptions,
-         render: RenderOptions, compression: Int) throws {
+         render: RenderOptions, compression: Int, pixelLimit: Int = Photo.defaultPixelLimit) throws {
         self.file = file
         exportPath = (outputFolder as NSString).appendingPathComponent(file.outputName)
-        let photo = try Photo.load(path: file.path)
+        let photo = try Photo.load(path: file.path, pixelLimit: pixelLimit)
         fingerprint = try SourceFingerprint.of(file: file.path)
         let sessionPath = SessionFile.path(forExport: exportPath)
         if FileManager.default.fileExists(atPath: sessionPath) {

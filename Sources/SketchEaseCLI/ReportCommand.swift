@@ -32,6 +32,8 @@ struct ReportCommand: ParsableCommand {
 
     @OptionGroup var detection: DetectionFlags
 
+    @OptionGroup var limits: PixelLimitFlag
+
     struct PhotoReport: Encodable {
         var file: String
         var width: Int
@@ -49,7 +51,7 @@ struct ReportCommand: ParsableCommand {
         var reports: [PhotoReport] = []
         for file in files {
             do {
-                let photo = try Photo.load(path: file.path)
+                let photo = try Photo.load(path: file.path, pixelLimit: limits.maxPixels)
                 let faces = try detector.detect(in: photo, options: detection.options)
                 let assessments = try FaceReport.analyse(photo: photo, faces: faces)
                 if let exportCrops {
