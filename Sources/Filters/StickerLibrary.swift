@@ -51,10 +51,21 @@ public enum StickerLibrary {
         return date?.timeIntervalSince1970 ?? 0
     }
 
+    /// The most pixels a sticker picture may have (checked from its header, before decoding):
+    /// a sticker covers an eye or a mouth, and a bigger file is more likely a mistake or a
+    /// decompression bomb than artwork.
+    public static let maxStickerPixels = 4096 * 4096
+
     /// Any readable image, as 8-bit sRGB plus alpha, decoded into memory.
     private static func load(_ path: String) throws -> VipsImage {
         do {
             var image = try VipsImage.load(path: path)
+            // Four 16-bit channels a pixel at most, as for photos: refuse wider files unread.
+            let pixels = image.width * image.height
+            guard pixels <= maxStickerPixels, image.bands * image.bytesPerSample <= 8 else {
+                throw VipsError(operation: "sticker", message: "too large to be a sticker (\(image.width)×\(image.height) pixels of \(image.bands) "
+                                + "\(image.bytesPerSample * 8)-bit channels; at most \(maxStickerPixels) pixels of up to four 16-bit channels)")
+            }
             if image.interpretation != "srgb" || image.format != "uchar" {
                 image = try image.colourspace("srgb")
             }

@@ -102,6 +102,15 @@ import Vips
         #expect(throws: FilterError.self) { try render(["stickers": empty]) }
     }
 
+    @Test func oversizedStickerFilesAreRefusedUnread() throws {
+        let folder = try TestAssets.temporaryFolder("wide-stickers")
+        // Float RGB (12 bytes a pixel) saved as TIFF under the sticker's name: not a sticker.
+        try VipsImage.solid(width: 40, height: 40, pixel: [1, 2, 3]).cast("float").save(path: folder + "/nose.tif")
+        try FileManager.default.moveItem(atPath: folder + "/nose.tif", toPath: folder + "/nose.png")
+        let error = #expect(throws: FilterError.self) { try render(["features": "nose", "stickers": folder]) }
+        #expect(error?.description.contains("nose.png: cannot use this picture (too large to be a sticker (40×40 pixels of 3 32-bit channels;") == true)
+    }
+
     @Test func placementsFollowTheFaceFrame() throws {
         let frame = try #require(LandmarkFrame(landmarks: face.landmarks))
         let eyes = StickerPlacement.placements(for: .eyes, in: frame, scale: 1)
