@@ -29,4 +29,4 @@ if [ "$SKETCHEASE_FUZZ" != image ] && [ -z "$(ls -A "$corpus")" ]; then
     rm -rf "$t"
 fi
 .build-fuzz/release/SketchEaseFuzz "$corpus" -max_total_time="$SECONDS_TO_RUN" -max_len=65536 \
-    -rss_limit_mb=2048 -timeout=20 -artifact_prefix=fuzz/crashes/ -print_final_stats=1
+    -rss_limit_mb=1024 -timeout=20 -artifact_prefix=fuzz/crashes/ -print_final_stats=1
