@@ -6,9 +6,9 @@ struct PixelLimitFlag: ParsableArguments {
     @Option(help: ArgumentHelp(
         "Refuse photos with more pixels than this (0 = no limit).",
         discussion: """
-            Checked from the file's header, before anything is decoded. A photo within the limit \
-            may still take at most \(Photo.bytesPerPixelAllowance) bytes a pixel of it to decode \
-            (four 16-bit channels): files declaring many channels or 64-bit samples are refused too.
+            Checked from the file's header, before anything is decoded. Decoding may also take \
+            at most \(Photo.bytesPerPixelAllowance) bytes for each pixel of the limit (four 16-bit \
+            channels), so files that declare many channels or 64-bit samples are refused too.
             """))
     var maxPixels: Int = Photo.defaultPixelLimit
 
