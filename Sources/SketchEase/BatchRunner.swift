@@ -105,10 +105,8 @@ public struct BatchRunner: Sendable {
                 let faces = try render(file, to: output, detector: detector, stages: &stages)
                 outcome = .written(output: output, faces: faces)
             }
-        } catch let error as PhotoError {
-            outcome = .failed(error)
         } catch {
-            outcome = .failed(PhotoError(path: file.path, reason: .other("\(error)")))
+            outcome = .failed(PhotoError(path: file.path, wrapping: error))
         }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
         return BatchReport.Entry(input: file.path, outcome: outcome, seconds: seconds, stages: stages)

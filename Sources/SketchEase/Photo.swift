@@ -51,10 +51,10 @@ public struct Photo: Sendable {
             throw PhotoError(path: path, reason: classify(error))
         }
         let pixels = header.width * header.height
-        if pixelLimit > 0, pixels > pixelLimit {
-            throw PhotoError(path: path, reason: .tooLarge(pixels: pixels, limit: pixelLimit))
-        }
         if pixelLimit > 0 {
+            if pixels > pixelLimit {
+                throw PhotoError(path: path, reason: .tooLarge(pixels: pixels, limit: pixelLimit))
+            }
             let bytes = saturatingProduct([pixels, header.bands, header.bytesPerSample])
             let limit = saturatingProduct([pixelLimit, bytesPerPixelAllowance])
             if bytes > limit {

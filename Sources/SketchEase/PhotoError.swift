@@ -22,6 +22,12 @@ public struct PhotoError: Error, CustomStringConvertible, Equatable, Sendable {
         self.path = path; self.reason = reason
     }
 
+    /// Any error met while working on `path`: a `PhotoError` as it is, anything else as a
+    /// problem with that file, in its own words.
+    public init(path: String, wrapping error: Error) {
+        self = error as? PhotoError ?? PhotoError(path: path, reason: .other("\(error)"))
+    }
+
     /// One line: the file, then why.
     public var description: String { "\(path): \(reasonText)" }
 

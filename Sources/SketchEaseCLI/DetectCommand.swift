@@ -55,7 +55,7 @@ struct DetectCommand: ParsableCommand {
                                        detector: detector.kind.rawValue, faces: faces.map(Self.json))
                 if json { results.append(entry) } else { printTable(entry) }
             } catch {
-                let failure = error as? PhotoError ?? PhotoError(path: file.path, reason: .other("\(error)"))
+                let failure = PhotoError(path: file.path, wrapping: error)
                 failures.append(failure)
                 Terminal.error(failure.description)
             }

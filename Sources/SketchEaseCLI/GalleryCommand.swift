@@ -38,7 +38,7 @@ struct GalleryCommand: ParsableCommand {
                 faces.append((photo.rgb, largest))
             } catch {
                 // One line per photo that cannot be used; the sheet is made from the rest.
-                Terminal.error("\(error as? PhotoError ?? PhotoError(path: path, reason: .other("\(error)")))")
+                Terminal.error(PhotoError(path: path, wrapping: error).description)
                 failed = true
             }
         }

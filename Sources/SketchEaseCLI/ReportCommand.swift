@@ -63,7 +63,7 @@ struct ReportCommand: ParsableCommand {
                                          detector: detector.kind.rawValue, faces: assessments)
                 if json { reports.append(report) } else { printText(report) }
             } catch {
-                let failure = error as? PhotoError ?? PhotoError(path: file.path, reason: .other("\(error)"))
+                let failure = PhotoError(path: file.path, wrapping: error)
                 failures.append(failure)
                 Terminal.error(failure.description)
             }
