@@ -78,7 +78,7 @@ extension BadInputs {
         var bytes: [UInt8] = Array("II".utf8) + [42, 0, 8, 0, 0, 0] // little-endian, first directory at 8
         func short(_ v: UInt16) -> [UInt8] { [UInt8(v & 0xff), UInt8(v >> 8)] }
         func long(_ v: UInt32) -> [UInt8] { (0..<4).map { UInt8(v >> (8 * UInt32($0)) & 0xff) } }
-        let strip: [UInt8] = [0x78, 0x9c, 0x63, 0x60, 0x18, 0x05, 0x00, 0x00] // a zlib stream of zero bytes
+        let strip: [UInt8] = [0x78, 0x9c, 0x63, 0x60, 0x18, 0x05, 0x00, 0x00] // a stand-in: not the declared strip
         // Directory entries (tag order), then the per-channel arrays and the strip after it.
         let tags: [(tag: UInt16, type: UInt16, values: [UInt32])] = [
             (256, 4, [width]), (257, 4, [height]),
