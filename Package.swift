@@ -34,7 +34,14 @@ let package = Package(
             linkerSettings: openCVLibraries
         ),
         .target(name: "FaceDetector", dependencies: ["CFaceDetect", "Vips"]),
-        .target(name: "Filters", dependencies: ["Vips"]),
+        // extern "C" over OpenCV for what libvips has no operation for: region mattes (GrabCut,
+        // guided filter) and strokes along the edge tangent flow; catches every C++ exception.
+        .target(
+            name: "CPortrait",
+            cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4"])],
+            linkerSettings: ["opencv_core", "opencv_imgproc"].map { .linkedLibrary($0) }
+        ),
+        .target(name: "Filters", dependencies: ["Vips", "CPortrait"]),
         .target(name: "SketchEase", dependencies: ["Vips", "FaceDetector", "Filters"]),
         .executableTarget(
             name: "SketchEaseCLI",

@@ -51,7 +51,7 @@ public struct StyleGallery: Sendable {
             guard let rect = PixelRect(enclosing: box.grown(by: boxScale))?.clipped(to: bounds) else { continue }
             let crop = try image.crop(x: rect.x, y: rect.y, width: rect.width, height: rect.height)
             let region = FaceRegion(box: box, landmarks: face.landmarks, in: rect)
-            let context = FilterContext(faceSize: min(box.width, box.height), seed: FaceCompositor.seed(for: box), faces: [region])
+            let context = FilterContext(faceSize: min(box.width, box.height), seed: FaceCompositor.seed(for: StyledFace(box: box, style: columns[0].style)), faces: [region])
             let scale = Double(cellHeight) / Double(crop.height)
             var row: [VipsImage] = []
             for column in columns {
