@@ -363,7 +363,7 @@ void flowHatching(const unsigned char *greyBytes, const unsigned char *densityBy
     // Stroke seeds: a pixel starts a stroke with a chance that gives `density` coverage.
     length = std::max(2.0f, length);
     widthPx = std::max(0.6f, widthPx);
-    float perPixel = 1.0f / (length * widthPx * 0.5f);
+    float perPixel = 1.0f / (length * widthPx * 2.0f);
     cv::Mat dots = cv::Mat::zeros(grey.size(), CV_32F);
     for (int y = 0; y < height; y++)
         for (int x = 0; x < width; x++) {

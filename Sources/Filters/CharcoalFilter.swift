@@ -13,7 +13,7 @@ public struct CharcoalFilter: SketchFilter {
     public let name = "Charcoal"
     public let summary = "Charcoal drawing: bold strokes along the form and smudged shadows on grainy paper."
     public let parameters: [FilterParameter] = [
-        FilterParameter("stroke", .number(range: 0.002...0.05, defaultValue: 0.008),
+        FilterParameter("stroke", .number(range: 0.002...0.05, defaultValue: 0.005),
                         "Width of the edge strokes as a fraction of the face size."),
         FilterParameter("shading", .number(range: 0...1, defaultValue: 0.5),
                         "How strongly dark areas of the photo are filled with smudged charcoal."),
@@ -48,9 +48,9 @@ public struct CharcoalFilter: SketchFilter {
 
         // The paper's tooth: streaks along the form (slightly across it) where the stick skipped.
         let streaks = try PortraitOperations.flowHatching(
-            grey, density: VipsImage.constant(like: grey, 150), flowSigma: flow, angle: 20,
+            grey, density: VipsImage.constant(like: grey, 255), flowSigma: flow, angle: 20,
             length: max(4, 0.08 * face), width: max(0.8, 0.006 * face), seed: context.seed).linear(1.0 / 255, 0)
-        let textured = try darkness.multiply(streaks.linear(-0.75 * settings.number("grain"), 1))
+        let textured = try darkness.multiply(streaks.linear(-0.9 * settings.number("grain"), 1))
         return try textured.linear(-1, 1).clamped().unitToGreyRGB().tinted(like: crop, amount: settings.number("colour"))
     }
 }

@@ -47,11 +47,11 @@ public struct HatchingFilter: SketchFilter {
             let density = try tone.linear(-0.9 / start, 0.9).clamped().linear(255, 0)
             let strokes = try PortraitOperations.flowHatching(
                 grey, density: density, flowSigma: flow, angle: settings.number("angle") + Self.layerAngles[layer],
-                length: max(4, 4 * spacing), width: spacing * 0.4, seed: context.seed &+ layer)
-            paper = try paper.multiply(strokes.linear(0.85 / 255, 0.15))
+                length: max(4, 3 * spacing), width: max(0.7, spacing * 0.22), seed: context.seed &+ layer)
+            paper = try paper.multiply(strokes.linear(0.8 / 255, 0.2))
         }
         let outline = try PortraitOperations.flowLines(
-            grey, flowSigma: flow, lineSigma: max(0.5, 0.004 * face), flowLength: max(1.5, 0.02 * face),
+            grey, flowSigma: flow, lineSigma: max(0.5, 0.0025 * face), flowLength: max(1.5, 0.02 * face),
             rho: 0.99, sharpness: 60).linear(1.0 / 255, 0)
         paper = try paper.multiply(outline.linear(settings.number("outline"), 1 - settings.number("outline")))
         return try paper.clamped().unitToGreyRGB()

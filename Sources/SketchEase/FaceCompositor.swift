@@ -93,7 +93,7 @@ public struct FaceCompositor: Sendable {
             }
             var filtered = try filter.apply(to: crop, settings: style.settings, context: context)
             if filter.drawsOnPaper && options.tone == .photo {
-                filtered = try ToneMatch.apply(filtered, like: crop, reach: 0.06 * max(faceSize, 1))
+                filtered = try ToneMatch.apply(filtered, like: crop, reach: 0.12 * max(faceSize, 1))
             }
             let mask = try mask(for: styled, of: faces, crop: crop, in: rect)
             drawn = try mask.ifThenElse(filtered, drawn, blend: true)
