@@ -12,9 +12,8 @@ public enum BorderStep {
     /// Band width as a fraction of the region's equivalent diameter.
     public static let bandFraction = 0.12
 
-    /// Mask level above which a pixel counts as styled: the region reaches as far as the style
-    /// shows (5 %), so the band outside it is the photo as it was.
-    public static let threshold = 12.0
+    /// Mask level above which a pixel counts as inside: the half-way line of a soft edge.
+    public static let threshold = 127.0
 
     /// The mean border step of `image` around `region` (one band, 8-bit, same size, as the
     /// compositor's `regionMask`). Nil when the region has no border inside the image.
