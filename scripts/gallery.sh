@@ -57,5 +57,9 @@ print(int(x - 0.6 * w), int(y - 0.8 * h), int(2.2 * w), int(2.6 * h))')
     done
 done
 labels=(); for i in "${!names[@]}"; do labels+=("$WORK/label-$i.png"); done
-vips arrayjoin "${labels[*]} ${cells[*]}" docs/gallery-compare.png --across 7 --shim 6 --background 255 --halign centre
+# Labels and cells joined separately on the same column pitch, so the label row stays a line.
+vips arrayjoin "${labels[*]}" "$WORK/labels.v" --across 7 --hspacing 190 --background 255 --halign centre
+vips arrayjoin "${cells[*]}" "$WORK/cells.v" --across 7 --hspacing 190 --vspacing 186 --background 255 --halign centre
+vips join "$WORK/labels.v" "$WORK/cells.v" docs/gallery-compare.png vertical --expand --background 255 --shim 8
+rm -f "$WORK"/*.v
 echo "gallery written to docs/gallery.png, docs/gallery-faces.png, docs/gallery-compare.png"

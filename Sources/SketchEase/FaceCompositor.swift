@@ -91,7 +91,7 @@ public struct FaceCompositor: Sendable {
                 drawn = try filter.apply(to: drawn, settings: style.settings, context: context)
                 continue
             }
-            var filtered = try filter.apply(to: crop, settings: style.settings, context: context)
+            var filtered = try Self.apply(filter, to: crop, settings: style.settings, context: context)
             if filter.drawsOnPaper && options.tone == .photo {
                 filtered = try ToneMatch.apply(filtered, like: crop, reach: 0.12 * max(faceSize, 1))
             }
@@ -99,6 +99,27 @@ public struct FaceCompositor: Sendable {
             drawn = try mask.ifThenElse(filtered, drawn, blend: true)
         }
         return (try drawn.inMemory(), rect)
+    }
+
+    /// Faces smaller than this (shorter side, pixels) are drawn on an enlarged copy of their
+    /// crop and scaled back: strokes get room to be strokes, not noise, and come out fine and
+    /// antialiased, so a small face carries the detail it can instead of turning into a flat oval.
+    static let smallFace = 100.0
+
+    /// Runs a filter, enlarging the crop first (at most 3×) for small faces.
+    static func apply(_ filter: any SketchFilter, to crop: VipsImage, settings: FilterSettings, context: FilterContext) throws -> VipsImage {
+        let factor = min(3, smallFace / context.faceSize)
+        guard factor > 1.2 else { return try filter.apply(to: crop, settings: settings, context: context) }
+        let large = try crop.resize(scale: factor)
+        let faces = context.faces.map { f in
+            FaceRegion(x: f.x * factor, y: f.y * factor, width: f.width * factor, height: f.height * factor,
+                       landmarks: f.landmarks.map { $0 * factor })
+        }
+        let scaled = FilterContext(faceSize: context.faceSize * factor, seed: context.seed, faces: faces)
+        let drawn = try filter.apply(to: large, settings: settings, context: scaled)
+        return try drawn.resize(scale: Double(crop.width) / Double(large.width), verticalScale: Double(crop.height) / Double(large.height))
+            .embed(x: 0, y: 0, width: crop.width, height: crop.height, extend: "copy")
+            .crop(x: 0, y: 0, width: crop.width, height: crop.height).cast("uchar")
     }
 
     /// The background style drawn over the whole image, or nil when there is none. Its
