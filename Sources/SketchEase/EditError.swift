@@ -3,6 +3,8 @@ public enum EditError: Error, Equatable, CustomStringConvertible, Sendable {
     case noSuchFace(Int, known: [Int])
     case duplicateFace(Int)
     case invalidBox(String)
+    /// A new box that does not reach into the photo (of this size).
+    case outsidePhoto(width: Int, height: Int)
     case nothingToUndo
     case nothingToRedo
 
@@ -13,6 +15,7 @@ public enum EditError: Error, Equatable, CustomStringConvertible, Sendable {
                 : "there is no face \(id) (faces: \(known.map(String.init).joined(separator: ", ")))"
         case .duplicateFace(let id): "face \(id) already exists"
         case .invalidBox(let why): "invalid box: \(why)"
+        case .outsidePhoto(let width, let height): "that box is outside the photo (\(width)×\(height))"
         case .nothingToUndo: "nothing to undo"
         case .nothingToRedo: "nothing to redo"
         }

@@ -23,7 +23,7 @@ final class EditorLoop {
     /// Prompts and inline images only when a person is typing.
     let interactive: Bool
     let inline: InlineImage.Kind?
-    private var editors: [Int: PhotoEditor] = [:]
+    private var editors: [Int: PhotoSession] = [:]
     private var current = 0
     private var failed = Set<Int>()
     private var quitWarned = false
@@ -60,7 +60,7 @@ final class EditorLoop {
         return failed.isEmpty ? 0 : 1
     }
 
-    private var editor: PhotoEditor { editors[current]! }
+    private var editor: PhotoSession { editors[current]! }
 
     private var prompt: String {
         let name = (files[current].path as NSString).lastPathComponent
@@ -142,12 +142,7 @@ final class EditorLoop {
                   let w = Double(args[2]), let h = Double(args[3]) else { throw usage }
             let rest = Array(args.dropFirst(4))
             let style = rest.isEmpty ? nil : try style(from: rest, for: [])
-            let box = FaceBox(x: x, y: y, width: w, height: h)
-            let photo = editor.image.photo
-            guard box.maxX > 0, box.maxY > 0, box.x < Double(photo.width), box.y < Double(photo.height) else {
-                throw Problem(message: "that box is outside the photo (\(photo.width)×\(photo.height))")
-            }
-            return .add(face: editor.image.history.nextFaceID, box: box, style: style)
+            return try editor.image.addition(of: FaceBox(x: x, y: y, width: w, height: h), style: style)
         case .delete:
             guard args.count == 1 else { throw usage }
             return .delete(face: try face(args[0]))
@@ -207,18 +202,15 @@ final class EditorLoop {
     }
 
     private func redetect(_ args: [String], _ command: PromptCommand) throws {
-        var options = editor.detection
+        var threshold: Double?
         if let word = args.first {
             guard args.count == 1, let t = Double(word), (0...1).contains(t) else {
                 throw Problem(message: "usage: \(command.usage) (THRESHOLD between 0 and 1)")
             }
-            options.threshold = t
+            threshold = t
         }
-        let found = try detector.detect(in: editor.image.photo, options: options)
-        let faces = editor.image.history.redetected(found)
-        try editor.image.perform(.redetect(faces: faces))
-        editor.detection = options
-        try changed("found \(faces.count) face\(faces.count == 1 ? "" : "s") (threshold \(options.threshold))")
+        let faces = try editor.redetect(threshold: threshold, detector: detector)
+        try changed("found \(faces.count) face\(faces.count == 1 ? "" : "s") (threshold \(editor.detection.threshold))")
         listFaces()
     }
 
@@ -328,7 +320,7 @@ final class EditorLoop {
             if editors[i] != nil { return i }
             if !failed.contains(i) {
                 do {
-                    editors[i] = try PhotoEditor(file: files[i], outputFolder: settings.outputFolder, detector: detector,
+                    editors[i] = try PhotoSession(file: files[i], outputFolder: settings.outputFolder, detector: detector,
                                                  detection: settings.detection, render: settings.render,
                                                  compression: settings.compression, pixelLimit: settings.pixelLimit)
                     return i
@@ -342,7 +334,7 @@ final class EditorLoop {
         return nil
     }
 
-    private var unexported: [PhotoEditor] {
+    private var unexported: [PhotoSession] {
         editors.keys.sorted().compactMap { editors[$0] }.filter(\.hasUnexportedChanges)
     }
 

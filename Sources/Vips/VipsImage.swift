@@ -191,6 +191,17 @@ extension VipsImage {
         ])
     }
 
+    /// The image encoded in memory, in the format a file suffix names, with libvips' save
+    /// options: `encoded(as: ".jpg[Q=85,strip]")`.
+    public func encoded(as suffix: String) throws -> [UInt8] {
+        var size = 0
+        guard let buffer = sk_image_write_to_buffer(pointer, suffix, &size) else {
+            throw VipsError.takeFromLibvips(operation: "save to memory")
+        }
+        defer { g_free(buffer) }
+        return Array(UnsafeRawBufferPointer(start: buffer, count: size))
+    }
+
     /// Writes in the format the file name's suffix names (for tests and tools).
     public func save(path: String) throws {
         guard let saver = vips_foreign_find_save(path) else {

@@ -1,26 +1,29 @@
 import Foundation
-import SketchEase
 
-/// One photo open in `sketchease edit`: its faces and edits, and the files it writes in the
-/// output folder (`name.png`, `name.preview.png`, `name.sketchease.json`, `name.compare.png`).
-final class PhotoEditor {
-    let file: InputFile
-    var image: FilteredImage
-    var detection: DetectionOptions
-    let render: RenderOptions
-    let compression: Int
-    let fingerprint: SourceFingerprint
+/// One photo open for editing, in `sketchease edit` or `sketchease serve`: its faces and edits,
+/// its saved session, and the files it writes in the output folder (`name.png`,
+/// `name.preview.png`, `name.sketchease.json`, `name.compare.png`).
+///
+/// Both front ends open, save and export photos through this type, so a photo edited in one
+/// opens in the other with the same faces, styles and undo history.
+public final class PhotoSession {
+    public let file: InputFile
+    public var image: FilteredImage
+    public private(set) var detection: DetectionOptions
+    public let render: RenderOptions
+    public let compression: Int
+    public let fingerprint: SourceFingerprint
     /// Whether the faces now in effect have been exported.
-    private(set) var exported: Bool
-    let exportPath: String
-    var sessionPath: String { SessionFile.path(forExport: exportPath) }
-    var previewPath: String { (exportPath as NSString).deletingPathExtension + ".preview.png" }
+    public private(set) var exported: Bool
+    public let exportPath: String
+    public var sessionPath: String { SessionFile.path(forExport: exportPath) }
+    public var previewPath: String { (exportPath as NSString).deletingPathExtension + ".preview.png" }
     /// Whether the photo came back from a saved session.
-    let resumed: Bool
+    public let resumed: Bool
 
     /// Opens `file`: resumes its saved session if the output folder has one, else detects faces.
-    init(file: InputFile, outputFolder: String, detector: OpenCVFaceDetector, detection: DetectionOptions,
-         render: RenderOptions, compression: Int, pixelLimit: Int = Photo.defaultPixelLimit) throws {
+    public init(file: InputFile, outputFolder: String, detector: OpenCVFaceDetector, detection: DetectionOptions,
+                render: RenderOptions, compression: Int, pixelLimit: Int = Photo.defaultPixelLimit) throws {
         self.file = file
         exportPath = (outputFolder as NSString).appendingPathComponent(file.outputName)
         let photo = try Photo.load(path: file.path, pixelLimit: pixelLimit)
@@ -48,18 +51,18 @@ final class PhotoEditor {
     }
 
     /// Edits made and not exported.
-    var hasUnexportedChanges: Bool { !exported && !image.history.edits.isEmpty }
+    public var hasUnexportedChanges: Bool { !exported && !image.history.edits.isEmpty }
 
-    var compositor: FaceCompositor { FaceCompositor(options: render) }
-    var exportOptions: ExportOptions { ExportOptions(compression: compression, overwrite: true) }
+    public var compositor: FaceCompositor { FaceCompositor(options: render) }
+    public var exportOptions: ExportOptions { ExportOptions(compression: compression, overwrite: true) }
 
     /// Records a change: the session file is saved at once, so nothing is lost on a crash.
-    func changed() throws {
+    public func changed() throws {
         exported = false
         try save()
     }
 
-    func save() throws {
+    public func save() throws {
         let folder = (sessionPath as NSString).deletingLastPathComponent
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try SessionFile(sourcePath: file.path, fingerprint: fingerprint, output: (exportPath as NSString).lastPathComponent,
@@ -67,16 +70,31 @@ final class PhotoEditor {
                         exported: exported).write(to: sessionPath)
     }
 
-    func writePreview() throws {
+    public func writePreview() throws {
         let folder = (previewPath as NSString).deletingLastPathComponent
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let preview = try PreviewImage.render(image, compositor: compositor)
         try PNGExporter.write(preview, to: previewPath, options: ExportOptions(overwrite: true))
     }
 
-    func export(compare: Bool) throws {
+    public func export(compare: Bool) throws {
         try image.export(to: exportPath, compositor: compositor, options: exportOptions, compare: compare)
         exported = true
         try save()
+    }
+
+    /// Finds the faces again (at `threshold` between 0 and 1, or the session's own) and replaces
+    /// the current ones as one undoable edit: a face found where one was keeps its number and
+    /// style. The threshold is kept for later detections. Call `changed()` afterwards, as for
+    /// any edit.
+    @discardableResult
+    public func redetect(threshold: Double?, detector: OpenCVFaceDetector) throws -> [EditableFace] {
+        var options = detection
+        if let threshold { options.threshold = threshold }
+        let found = try detector.detect(in: image.photo, options: options)
+        let faces = image.history.redetected(found)
+        try image.perform(.redetect(faces: faces))
+        detection = options
+        return faces
     }
 }
