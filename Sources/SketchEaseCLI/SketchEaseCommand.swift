@@ -16,11 +16,12 @@ struct SketchEaseCommand: ParsableCommand {
               sketchease edit party.jpg --out out/     (a style per face, with undo)
               sketchease report photos/                (check the faces first)
               sketchease detect group.jpg --json
+              sketchease serve photos/ --out out/     (the same in your browser)
             """,
         version: "0.1.0",
         subcommands: [
             BatchCommand.self, EditCommand.self, ApplyCommand.self, DetectCommand.self, ReportCommand.self,
-            FiltersCommand.self, GalleryCommand.self,
+            FiltersCommand.self, GalleryCommand.self, ServeCommand.self,
         ]
     )
 }
