@@ -71,6 +71,8 @@ let package = Package(
         .testTarget(name: "SketchEaseTests", dependencies: ["SketchEase", "TestSupport"]),
         // Runs the built `sketchease` binary end to end.
         .testTarget(name: "SketchEaseCLITests", dependencies: ["SketchEaseCLI", "SketchEase", "TestSupport"]),
+        // Runs `sketchease serve` and drives it over HTTP and in Debian's chromium (WebDriver).
+        .testTarget(name: "WebAppTests", dependencies: ["WebApp", "SketchEaseCLI", "SketchEase", "TestSupport"]),
     ],
     cxxLanguageStandard: .cxx17
 )

@@ -25,9 +25,9 @@ struct APIRoutes: Sendable {
                 return jpeg(try await Background.run { try library.thumbnail(entry) })
             }
         }
-        router.post("/api/open") { request, context in
+        router.post("/api/open") { request, _ in
             try await answer {
-                let body = try await request.decode(as: OpenRequest.self, context: context)
+                let body = try await decode(OpenRequest.self, request)
                 let side = body.side.map { min(max($0, Workspaces.displaySides.lowerBound), Workspaces.displaySides.upperBound) }
                 let workspace = try await workspaces.workspace(for: try library.entry(body.photo), displaySide: side)
                 return try json(try await Background.run { try workspace.snapshot() })
@@ -36,11 +36,11 @@ struct APIRoutes: Sendable {
         router.get("/api/preview") { request, _ in
             try await answer { jpeg(try await work(request) { try $0.preview() }) }
         }
-        router.post("/api/preview") { request, context in
+        router.post("/api/preview") { request, _ in
             try await answer {
-                let body = try await request.decode(as: EditRequest.self, context: context)
+                let body = try await decode(TrialRequest.self, request)
                 try checkPaths(in: body.edit)
-                return jpeg(try await work(body.photo) { try $0.preview(trial: body.edit) })
+                return jpeg(try await work(body.photo) { try $0.preview(trial: body.edit, onRevision: body.revision) })
             }
         }
         router.get("/api/original") { request, _ in
@@ -58,47 +58,47 @@ struct APIRoutes: Sendable {
                 return jpeg(try await work(request) { try $0.sample(face: face, style: style, side: side) })
             }
         }
-        router.post("/api/edit") { request, context in
+        router.post("/api/edit") { request, _ in
             try await answer {
-                let body = try await request.decode(as: EditRequest.self, context: context)
+                let body = try await decode(EditRequest.self, request)
                 try checkPaths(in: body.edit)
                 if case .redetect = body.edit { throw APIError(status: .badRequest, message: "use /api/detect to find faces again") }
                 if case .add = body.edit { throw APIError(status: .badRequest, message: "use /api/add to draw a box") }
                 return try json(try await work(body.photo) { try $0.perform(body.edit) })
             }
         }
-        router.post("/api/add") { request, context in
+        router.post("/api/add") { request, _ in
             try await answer {
-                let body = try await request.decode(as: AddRequest.self, context: context)
+                let body = try await decode(AddRequest.self, request)
                 if let style = body.style { try checkPaths(in: style) }
                 let box = FaceBox(x: body.box[safe: 0], y: body.box[safe: 1], width: body.box[safe: 2], height: body.box[safe: 3])
                 return try json(try await work(body.photo) { try $0.addFace(box: box, style: body.style) })
             }
         }
-        router.post("/api/undo") { request, context in
+        router.post("/api/undo") { request, _ in
             try await answer {
-                let body = try await request.decode(as: PhotoRequest.self, context: context)
+                let body = try await decode(PhotoRequest.self, request)
                 return try json(try await work(body.photo) { try $0.undo() })
             }
         }
-        router.post("/api/redo") { request, context in
+        router.post("/api/redo") { request, _ in
             try await answer {
-                let body = try await request.decode(as: PhotoRequest.self, context: context)
+                let body = try await decode(PhotoRequest.self, request)
                 return try json(try await work(body.photo) { try $0.redo() })
             }
         }
-        router.post("/api/detect") { request, context in
+        router.post("/api/detect") { request, _ in
             try await answer {
-                let body = try await request.decode(as: DetectRequest.self, context: context)
+                let body = try await decode(DetectRequest.self, request)
                 guard body.threshold.isFinite, (0...1).contains(body.threshold) else {
                     throw APIError(status: .badRequest, message: "the threshold must be between 0 and 1")
                 }
                 return try json(try await work(body.photo) { try $0.redetect(threshold: body.threshold) })
             }
         }
-        router.post("/api/export") { request, context in
+        router.post("/api/export") { request, _ in
             try await answer {
-                let body = try await request.decode(as: PhotoRequest.self, context: context)
+                let body = try await decode(PhotoRequest.self, request)
                 let state = try await work(body.photo) { try $0.export() }
                 log("exported \(state.output)")
                 return try json(state)
@@ -127,8 +127,33 @@ struct APIRoutes: Sendable {
     struct PhotoRequest: Decodable { var photo: String }
     struct OpenRequest: Decodable { var photo: String; var side: Int? }
     struct EditRequest: Decodable { var photo: String; var edit: Edit }
+    struct TrialRequest: Decodable { var photo: String; var edit: Edit; var revision: Int? }
     struct AddRequest: Decodable { var photo: String; var box: [Double]; var style: FaceStyle? }
     struct DetectRequest: Decodable { var photo: String; var threshold: Double }
+
+    /// A JSON request body; a malformed one is a 400 saying what is wrong with it. Errors the
+    /// model raises while decoding (an unknown style, a parameter out of range) pass as they are.
+    private func decode<T: Decodable>(_ type: T.Type, _ request: Request) async throws -> T {
+        var request = request
+        let body: ByteBuffer
+        do { body = try await request.collectBody(upTo: 1_000_000) } catch {
+            throw APIError(status: .contentTooLarge, message: "request too large")
+        }
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(body.readableBytesView))
+        } catch let error as DecodingError {
+            throw APIError(status: .badRequest, message: "malformed request (\(Self.describe(error)))")
+        }
+    }
+
+    static func describe(_ error: DecodingError) -> String {
+        switch error {
+        case .keyNotFound(let key, _): "missing \"\(key.stringValue)\""
+        case .typeMismatch(_, let context), .valueNotFound(_, let context): "wrong type at \(context.codingPath.map(\.stringValue).joined(separator: "."))"
+        case .dataCorrupted(let context): context.debugDescription
+        @unknown default: "\(error)"
+        }
+    }
 
     /// The photo named by `?photo=`, checked by `FolderAccess`.
     private func photo(_ request: Request) throws -> PhotoLibrary.Entry {

@@ -46,12 +46,25 @@ final class Workspace: Sendable {
     }
 
     /// The preview at display size: the faces as they are, or with `trial` applied (a slider
-    /// being moved: shown, not recorded). Encoded as JPEG.
-    func preview(trial: Edit? = nil) throws -> [UInt8] {
-        let (image, reduced, compositor) = state.withLock { ($0.session.image, $0.reduced, $0.session.compositor) }
+    /// being moved, or an edit drawn while it is being recorded: shown, not recorded). A trial
+    /// made for an earlier revision is not applied again: the change it tries has landed.
+    /// Encoded as JPEG.
+    func preview(trial: Edit? = nil, onRevision base: Int? = nil) throws -> [UInt8] {
+        let (image, reduced, compositor, revision) = state.withLock {
+            ($0.session.image, $0.reduced, $0.session.compositor, $0.revision)
+        }
+        let trial = base == nil || base == revision ? trial : nil
         var shown = image
+        let t0 = Date()
         if let trial { try shown.perform(trial) }
-        return try shown.render(on: reduced, with: compositor).encoded(as: Self.previewFormat)
+        let r = try shown.render(on: reduced, with: compositor)
+        let t1 = Date()
+        let m = try r.inMemory()
+        let t2 = Date()
+        let e = try m.encoded(as: Self.previewFormat)
+        let t3 = Date()
+        FileHandle.standardError.write("TIMING render \(t1.timeIntervalSince(t0)) compute \(t2.timeIntervalSince(t1)) encode \(t3.timeIntervalSince(t2)) \(reduced.image.width)\n".data(using: .utf8)!)
+        return e
     }
 
     /// The photo as it was taken, at display size: the "before" of the before/after view.

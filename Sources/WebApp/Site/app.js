@@ -83,14 +83,14 @@ async function openPhoto(id) {
 
 /** Shows a state from the server: boxes, panel, buttons, and its preview. `started` is when
  * the person made the change, to time how long it took to show. */
-function show(state, started) {
+function show(state, started, drawPreview = true) {
   app.state = state;
   const ids = new Set(state.faces.map((f) => f.id));
   app.selected = app.selected.filter((id) => ids.has(id));
   stage.show(state, app.selected);
   renderPanel();
   renderBar();
-  loadPreview(state, started);
+  if (drawPreview) loadPreview(state, started);
 }
 
 function renderPanel() {
@@ -157,11 +157,13 @@ function record(kind, started) {
   app.timings.push({ kind, ms: Math.round(performance.now() - started) });
 }
 
-// MARK: - Trying out a slider: one request at a time, always the latest value
+// MARK: - Trying out: a change shown before it is recorded
 
 let trial = null;
 let trialRunning = false;
 
+/** A slider being moved: its latest value is drawn, one request at a time; nothing is
+ * recorded until it is let go. */
 function tryStyle(style) {
   if (!app.selected.length) return;
   trial = { edit: { kind: 'style', faces: app.selected, style }, started: performance.now() };
@@ -173,31 +175,49 @@ async function runTrials() {
   while (trial) {
     const { edit, started } = trial;
     trial = null;
-    const ticket = ++app.pending;
-    try {
-      const blob = await api.postForImage('/api/preview', { photo: app.state.photo, edit });
-      if (ticket === app.pending) {
-        await stage.showPicture(URL.createObjectURL(blob));
-        record('slider', started);
-      }
-    } catch (error) {
-      toast(error.message, { error: true });
-    }
+    await showTrial(edit, started, 'slider');
   }
   trialRunning = false;
 }
 
+/** Draws the photo with `change` applied on top of revision `app.state.revision` (on the
+ * server, at display size); true once it is on screen. */
+async function showTrial(change, started, kind) {
+  const ticket = ++app.pending;
+  try {
+    const blob = await api.postForImage('/api/preview', { photo: app.state.photo, revision: app.state.revision, edit: change });
+    if (ticket !== app.pending) return false;
+    await stage.showPicture(URL.createObjectURL(blob));
+    if (ticket !== app.pending) return false;
+    record(kind, started);
+    return true;
+  } catch (error) {
+    // A recorded edit that does not fit says so itself; a slider says it here.
+    if (kind === 'slider') toast(error.message, { error: true });
+    return false;
+  }
+}
+
 // MARK: - Edits
 
+/** Records an edit. Its picture is asked for at the same time as the edit itself, so it shows
+ * after one round trip; the recorded state then takes over without drawing it again. */
 async function edit(change, started = performance.now()) {
   if (!app.state) return;
+  const shown = showTrial(change, started, 'change');
   try {
     const state = await api.post('/api/edit', { photo: app.state.photo, edit: change });
     strip.markEdited(state.photo);
-    show(state, started);
+    const ticket = app.pending;
+    if (await shown && ticket === app.pending) {
+      show(state, undefined, false);
+      app.previewShown = state.revision;
+    } else {
+      show(state, started);
+    }
   } catch (error) {
     toast(error.message, { error: true });
-    stage.show(app.state, app.selected);
+    show(app.state);
   }
 }
 
@@ -259,8 +279,8 @@ async function simple(path, body = {}) {
   }
 }
 
-const undo = () => simple('/api/undo');
-const redo = () => simple('/api/redo');
+const undo = () => { if (app.state?.canUndo) simple('/api/undo'); };
+const redo = () => { if (app.state?.canRedo) simple('/api/redo'); };
 
 async function redetect() {
   busy(true, 'Finding faces…');
