@@ -57,6 +57,7 @@ public struct EditorServer: Sendable {
                         logger: quiet)
         }
         let group = ServiceGroup(configuration: .init(services: apps, gracefulShutdownSignals: [.sigterm, .sigint], logger: quiet))
+        Workspaces.warmUp()
         try await group.run()
     }
 }

@@ -55,16 +55,8 @@ final class Workspace: Sendable {
         }
         let trial = base == nil || base == revision ? trial : nil
         var shown = image
-        let t0 = Date()
         if let trial { try shown.perform(trial) }
-        let r = try shown.render(on: reduced, with: compositor)
-        let t1 = Date()
-        let m = try r.inMemory()
-        let t2 = Date()
-        let e = try m.encoded(as: Self.previewFormat)
-        let t3 = Date()
-        FileHandle.standardError.write("TIMING render \(t1.timeIntervalSince(t0)) compute \(t2.timeIntervalSince(t1)) encode \(t3.timeIntervalSince(t2)) \(reduced.image.width)\n".data(using: .utf8)!)
-        return e
+        return try shown.render(on: reduced, with: compositor).encoded(as: Self.previewFormat)
     }
 
     /// The photo as it was taken, at display size: the "before" of the before/after view.
