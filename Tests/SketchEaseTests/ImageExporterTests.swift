@@ -3,14 +3,15 @@ import Testing
 import TestSupport
 @testable import SketchEase
 
-@Suite struct PNGExporterTests {
+@Suite struct ImageExporterTests {
     @Test func exportKeepsEveryPixelAndLeavesNoTemporary() throws {
         let folder = try TestAssets.temporaryFolder("export")
         let photo = try VipsImage.load(path: TestAssets.group)
         let path = folder + "/group.png"
-        try PNGExporter.write(photo, to: path, options: ExportOptions())
+        try ImageExporter.write(photo, to: path, options: ExportOptions())
         #expect(try VipsImage.load(path: path).pixels() == photo.pixels())
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["group.png"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == [".sketchease", "group.png"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/.sketchease") == ["written.log"])
     }
 
     @Test func defaultExportIsSmallerThanLibvipsDefaults() throws {
@@ -18,7 +19,7 @@ import TestSupport
         let folder = try TestAssets.temporaryFolder("export")
         let photo = try VipsImage.load(path: TestAssets.group)
         let ours = folder + "/ours.png", libvips = folder + "/libvips.png"
-        try PNGExporter.write(photo, to: ours, options: ExportOptions())
+        try ImageExporter.write(photo, to: ours, options: ExportOptions())
         try photo.savePNG(path: libvips, compression: 6, rowFilter: .none)
         #expect(try TestAssets.fileSize(ours) < TestAssets.fileSize(libvips) * 85 / 100)
     }
@@ -30,7 +31,7 @@ import TestSupport
         var sizes: [Int: Int] = [:]
         for level in [0, 1, ExportOptions.defaultCompression, 6, 9] {
             let path = folder + "/level\(level).png"
-            try PNGExporter.write(photo, to: path, options: ExportOptions(compression: level))
+            try ImageExporter.write(photo, to: path, options: ExportOptions(compression: level))
             #expect(try VipsImage.load(path: path).pixels() == original, "level \(level)")
             sizes[level] = try TestAssets.fileSize(path)
         }
@@ -42,8 +43,8 @@ import TestSupport
     }
 
     @Test func uncompressedOutputSkipsTheRowFilter() {
-        #expect(PNGExporter.rowFilter(compression: 0) == .none)
-        #expect(PNGExporter.rowFilter(compression: ExportOptions.defaultCompression) == .up)
-        #expect(PNGExporter.rowFilter(compression: 9) == .up)
+        #expect(ImageExporter.rowFilter(compression: 0) == .none)
+        #expect(ImageExporter.rowFilter(compression: ExportOptions.defaultCompression) == .up)
+        #expect(ImageExporter.rowFilter(compression: 9) == .up)
     }
 }
