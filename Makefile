@@ -18,6 +18,7 @@ gallery: build
 
 ## test: install what is missing and run the whole test suite
 test: setup
+	scripts/setup.sh test-tools
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
 
