@@ -11,13 +11,15 @@ public enum BoxRule {
         guard box.isUsable, box.width >= minimumSide, box.height >= minimumSide else {
             throw EditError.invalidBox("width and height must be at least \(Int(minimumSide)) pixels")
         }
+        if box.x >= 0, box.y >= 0, box.maxX <= Double(size.width), box.maxY <= Double(size.height) {
+            return (box, false)   // on the photo as it is (recomputing it would only add rounding)
+        }
         let x0 = max(box.x, 0), y0 = max(box.y, 0)
         let x1 = min(box.maxX, Double(size.width)), y1 = min(box.maxY, Double(size.height))
         guard x1 - x0 >= minimumSide, y1 - y0 >= minimumSide else {
             throw EditError.offPhoto(size)
         }
-        let fitted = FaceBox(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
-        return (fitted, fitted != box)
+        return (FaceBox(x: x0, y: y0, width: x1 - x0, height: y1 - y0), true)
     }
 }
 

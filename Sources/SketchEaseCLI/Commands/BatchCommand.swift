@@ -157,14 +157,7 @@ struct BatchCommand: ParsableCommand {
                 + "\(faces == 1 ? "is" : "are") under \(Rounding.pixels(FaceQualityThresholds().minimumFaceSize)) px "
                 + "and may not sketch well (`sketchease report` shows them): \(Terminal.names(small.map(\.input)))")
         }
-        if !collection.unsearchedFolders.isEmpty {
-            Terminal.printErr("\(Terminal.count(collection.unsearchedFolders.count, "sub-folder")) not searched "
-                + "(--recursive takes them): \(Terminal.names(collection.unsearchedFolders.map { $0 + "/" }))")
-        }
-        if !collection.ownOutputs.isEmpty {
-            Terminal.printErr("\(Terminal.count(collection.ownOutputs.count, "image")) left out: SketchEase wrote "
-                + "\(collection.ownOutputs.count == 1 ? "it" : "them") (\(Terminal.names(collection.ownOutputs)))")
-        }
+        Terminal.noteLeftOut(collection)
         if report.failures.count > 1 {
             Terminal.printErr("failed:")
             for f in report.failures { Terminal.printErr("  \(f.description)") }

@@ -69,6 +69,7 @@ struct DetectCommand: ParsableCommand {
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             print(String(decoding: try encoder.encode(results), as: UTF8.self))
         }
+        Terminal.noteLeftOut(collection)
         if !failures.isEmpty { throw ExitCode.failure }
     }
 

@@ -55,10 +55,7 @@ struct EditCommand: ParsableCommand {
         try Terminal.failing { try OutputFolder.prepare(out) }
         let collection = InputCollector.collect(inputs, recursive: recursive, outputFolders: [out])
         for problem in collection.problems { Terminal.error(problem.description) }
-        if !collection.unsearchedFolders.isEmpty {
-            Terminal.printErr("\(Terminal.count(collection.unsearchedFolders.count, "sub-folder")) not searched "
-                + "(--recursive takes them): \(Terminal.names(collection.unsearchedFolders.map { $0 + "/" }))")
-        }
+        Terminal.noteLeftOut(collection)
         guard !collection.files.isEmpty else {
             if collection.problems.isEmpty { Terminal.error("no photos found in \(inputs.joined(separator: " "))") }
             throw ExitCode.failure

@@ -81,6 +81,7 @@ struct ReportCommand: ParsableCommand {
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             print(String(decoding: try encoder.encode(reports), as: UTF8.self))
         }
+        Terminal.noteLeftOut(collection)
         if !failures.isEmpty { throw ExitCode.failure }
     }
 

@@ -26,6 +26,20 @@ enum Terminal {
         throw ExitCode.failure
     }
 
+    /// What the inputs held that was left out, a line each (on stderr): sub-folders not searched
+    /// without --recursive, and images SketchEase wrote itself.
+    static func noteLeftOut(_ collection: InputCollection) {
+        let folders = collection.unsearchedFolders
+        if !folders.isEmpty {
+            printErr("\(count(folders.count, "sub-folder")) not searched (--recursive takes \(folders.count == 1 ? "it" : "them")): "
+                + names(folders.map { $0 + "/" }))
+        }
+        let own = collection.ownOutputs
+        if !own.isEmpty {
+            printErr("\(count(own.count, "image")) left out: SketchEase wrote \(own.count == 1 ? "it" : "them") (\(names(own)))")
+        }
+    }
+
     /// "3 photos", "1 photo".
     static func count(_ n: Int, _ noun: String) -> String { "\(n) \(n == 1 ? noun : noun + "s")" }
 
