@@ -64,7 +64,10 @@ final class EditorLoop {
         }
         defer {
             interrupt.cancel()
-            if let lineEditor { PromptHistory.save(lineEditor.history) }
+            if let lineEditor {
+                lineEditor.restore()
+                PromptHistory.save(lineEditor.history)
+            }
         }
         while true {
             let line: String
@@ -339,7 +342,9 @@ final class EditorLoop {
 
     /// Tab completion: commands first, then face numbers, styles and their parameters.
     private func completions(_ before: String) -> [String] {
-        let words = before.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+        // The words so far, and an empty one being started after a space.
+        var words = before.split(separator: " ").map(String.init)
+        if before.isEmpty || before.hasSuffix(" ") { words.append("") }
         guard words.count > 1 else { return PromptCommand.all.map(\.name) }
         guard let command = PromptCommand.named(words[0]) else { return [] }
         let ids = session.image.faces.map { String($0.id) }

@@ -4,8 +4,10 @@ import Foundation
 /// Ctrl-K/U/W, Alt-B/F or Ctrl-arrows by word, Up/Down and Ctrl-P/N through earlier lines, Tab
 /// to complete. Ctrl-C gives `.interrupt` and Ctrl-D on an empty line `.end`.
 ///
-/// The terminal is in raw mode only while a line is being read; the line is drawn on one row
-/// and scrolls sideways when it is longer than the terminal is wide.
+/// From the first line read until `restore()` (or the process ends) the terminal is in raw mode
+/// with output processing kept, so keys typed while a command is still running are neither
+/// echoed nor lost: they appear at the next prompt. The line is drawn on one row and scrolls
+/// sideways when it is longer than the terminal is wide.
 final class LineEditor {
     enum Input: Equatable {
         case line(String)
@@ -21,6 +23,7 @@ final class LineEditor {
     private(set) var history: [String] = []
     private let historyLimit = 500
     var completer: Completer?
+    private var raw = false
 
     /// nil unless both `input` and `output` are terminals.
     init?(input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO) {
@@ -28,22 +31,48 @@ final class LineEditor {
         self.input = input; self.output = output
     }
 
+    deinit { restore() }
+
     /// Earlier lines to start the history with (oldest first).
     func loadHistory(_ lines: [String]) { history = Array(lines.suffix(historyLimit)) }
 
-    func read(prompt: String) -> Input {
-        var saved = termios()
-        guard tcgetattr(input, &saved) == 0 else { return fallback(prompt: prompt) }
-        var raw = saved
-        raw.c_iflag &= ~tcflag_t(BRKINT | ICRNL | INPCK | ISTRIP | IXON)
-        raw.c_lflag &= ~tcflag_t(ECHO | ICANON | IEXTEN | ISIG)
-        raw.c_cflag |= tcflag_t(CS8)
-        withUnsafeMutableBytes(of: &raw.c_cc) { cc in
+    /// The terminal as it was before the first line was read.
+    func restore() {
+        guard raw else { return }
+        Self.restoreTerminal()
+        raw = false
+    }
+
+    /// The settings to put back, for `restore()` and for an exit from anywhere.
+    nonisolated(unsafe) private static var saved: (fd: Int32, settings: termios)?
+
+    private static func restoreTerminal() {
+        guard var (fd, settings) = saved else { return }
+        tcsetattr(fd, TCSADRAIN, &settings)
+    }
+
+    private func enterRawMode() -> Bool {
+        if raw { return true }
+        var settings = termios()
+        guard tcgetattr(input, &settings) == 0 else { return false }
+        var changed = settings
+        changed.c_iflag &= ~tcflag_t(BRKINT | ICRNL | INPCK | ISTRIP | IXON)
+        changed.c_lflag &= ~tcflag_t(ECHO | ICANON | IEXTEN | ISIG)
+        changed.c_cflag |= tcflag_t(CS8)
+        withUnsafeMutableBytes(of: &changed.c_cc) { cc in
             cc[Int(VMIN)] = 1
             cc[Int(VTIME)] = 0
         }
-        guard tcsetattr(input, TCSAFLUSH, &raw) == 0 else { return fallback(prompt: prompt) }
-        defer { tcsetattr(input, TCSAFLUSH, &saved) }
+        // TCSADRAIN, not TCSAFLUSH: keys already typed stay to be read.
+        guard tcsetattr(input, TCSADRAIN, &changed) == 0 else { return false }
+        if Self.saved == nil { atexit { LineEditor.restoreTerminal() } }
+        Self.saved = (input, settings)
+        raw = true
+        return true
+    }
+
+    func read(prompt: String) -> Input {
+        guard enterRawMode() else { return fallback(prompt: prompt) }
         var state = State(prompt: prompt)
         var browsing = history.count
         var draft: [Character] = []
