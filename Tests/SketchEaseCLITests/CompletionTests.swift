@@ -41,9 +41,10 @@ import TestSupport
         let (folder, bin) = try workspace()
         let bash = try TerminalSession("bash --norc --noprofile", environment: ["PATH": bin + ":/usr/bin:/bin"],
                                        in: folder + "/work")
-        try bash.type("source \(folder)/sketchease.bash; PS1='$ '")
+        // The prompt is spelt in two pieces so that the command line echoed does not already show it.
+        try bash.type("source \(folder)/sketchease.bash; PS1='rea''dy> '")
         try bash.send("Enter")
-        try bash.wait(for: "$ ")
+        try bash.wait(for: "ready>")
         #expect(try complete(bash, "sketchease batch port", expecting: "portrait.png").contains("sketchease batch portrait.png"))
         let out = try complete(bash, "sketchease batch portrait.png --out ", expecting: "photos/")
         #expect(out.contains("--out photos/") && !out.contains("notes.txt"), "--out offers folders only:\n\(out)")
@@ -56,9 +57,9 @@ import TestSupport
     @Test func zshCompletesPathsFoldersAndStyles() throws {
         let (folder, bin) = try workspace()
         let zsh = try TerminalSession("zsh -f", environment: ["PATH": bin + ":/usr/bin:/bin"], in: folder + "/work")
-        try zsh.type("fpath=(\(folder) $fpath); autoload -Uz compinit; compinit -u -D; PS1='$ '")
+        try zsh.type("fpath=(\(folder) $fpath); autoload -Uz compinit; compinit -u -D; PS1='rea''dy> '")
         try zsh.send("Enter")
-        try zsh.wait(for: "$ ")
+        try zsh.wait(for: "ready>")
         #expect(try complete(zsh, "sketchease batch port", expecting: "portrait.png").contains("sketchease batch portrait.png"))
         let styles = try complete(zsh, "sketchease batch portrait.png -f ", expecting: "pencil")
         #expect(["charcoal", "hatching", "pixelate"].allSatisfy(styles.contains), "\(styles)")

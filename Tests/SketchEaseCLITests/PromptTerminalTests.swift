@@ -8,7 +8,7 @@ import TestSupport
     func start(_ out: String, home: String) throws -> TerminalSession {
         let session = try TerminalSession("\(CLIRunner.executable) edit '\(TestAssets.group)' --out '\(out)'; echo \"exit $?\"; sleep 30",
                                           columns: 100, environment: ["SKETCHEASE_MODEL": TestAssets.model, "HOME": home])
-        try session.wait(for: "group.jpg> ", timeout: 60)
+        try session.wait(for: "group.jpg>", timeout: 60)   // tmux drops trailing spaces
         return session
     }
 
