@@ -203,9 +203,9 @@ extension VipsImage {
         ])
     }
 
-    /// Writes a lossy WebP at `quality` (1...100; alpha is kept). `strip` drops every metadata
-    /// field: libvips 8.14's WebP writer ignores its own `strip` and writes EXIF it finds, so the
-    /// fields are removed from the image first.
+    /// Writes a lossy WebP at `quality` (1...100; alpha is kept). Careful: libvips 8.14.1's WebP
+    /// writer ignores `strip` and always writes an EXIF chunk (SketchEase's exporter takes it
+    /// out afterwards); the fields are at least removed from the image first.
     public func saveWebP(path: String, quality: Int, strip: Bool = true) throws {
         _ = try VipsCall("webpsave", [
             "in": .image(strip ? removingAllMetadata() : self),

@@ -61,6 +61,7 @@ public enum ImageExporter {
             var image = rgb
             if let alpha { image = try image.bandjoin(alpha) }
             try image.reinterpreted(as: "srgb").saveWebP(path: file, quality: options.quality, strip: strip)
+            if strip { try WebPMetadata.strip(file: file) }
         }
     }
 
