@@ -6,8 +6,7 @@ import SketchEase
 struct GalleryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gallery",
-        abstract: "Draw every style on the largest face of each photo into one contact sheet PNG.",
-        shouldDisplay: false
+        abstract: "Draw every style on the largest face of each photo into one contact sheet PNG."
     )
 
     @Argument(help: ArgumentHelp("Photos, one row each.", valueName: "photo"))
