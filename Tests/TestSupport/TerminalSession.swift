@@ -20,7 +20,7 @@ public final class TerminalSession {
         try Self.tmux(arguments)
     }
 
-    deinit { try? Self.tmux(["kill-session", "-t", name]) }
+    deinit { _ = try? Self.tmux(["kill-session", "-t", name]) }
 
     /// Sends keys: plain text is typed, tmux key names ("Enter", "Tab", "Up", "C-c") are pressed.
     public func send(_ keys: String...) throws {

@@ -47,7 +47,8 @@ final class LineEditor {
     nonisolated(unsafe) private static var saved: (fd: Int32, settings: termios)?
 
     private static func restoreTerminal() {
-        guard var (fd, settings) = saved else { return }
+        guard let (fd, original) = saved else { return }
+        var settings = original
         tcsetattr(fd, TCSADRAIN, &settings)
     }
 
