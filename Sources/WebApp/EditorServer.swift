@@ -22,7 +22,7 @@ public struct EditorServer: Sendable {
         self.settings = settings
         self.log = log
         let site = try SiteFiles.load()
-        try FileManager.default.createDirectory(atPath: settings.outputFolder, withIntermediateDirectories: true)
+        try OutputFolder.prepare(settings.outputFolder)
         (port, hosts) = try PortChooser.choose(hosts: settings.hosts, requested: settings.port, log: log)
         let names = Set(settings.hosts.map { $0.lowercased() })
         let guardian = RequestGuard<BasicRequestContext>(token: settings.token, port: port, hostNames: names, log: log)

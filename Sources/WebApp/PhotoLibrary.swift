@@ -27,7 +27,7 @@ final class PhotoLibrary: Sendable {
 
     init(settings: ServeSettings) throws {
         self.settings = settings
-        try FileManager.default.createDirectory(atPath: settings.uploadFolder, withIntermediateDirectories: true)
+        try OutputFolder.prepare(settings.uploadFolder)
         access = FolderAccess(inputs: settings.inputs, uploadFolder: settings.uploadFolder)
     }
 
@@ -35,8 +35,11 @@ final class PhotoLibrary: Sendable {
     /// uploads), and the inputs that could not be read.
     @discardableResult
     func refresh() -> (entries: [Entry], problems: [PhotoError]) {
-        let (files, problems) = InputCollector.collect(settings.inputs + [settings.uploadFolder], recursive: true)
-        let entries = files.compactMap { file -> Entry? in
+        // The output folder is never walked into (its uploads are named on their own).
+        let collection = InputCollector.collect(settings.inputs + [settings.uploadFolder], recursive: true,
+                                                outputFolders: [settings.outputFolder])
+        let problems = collection.problems
+        let entries = collection.files.compactMap { file -> Entry? in
             // A symlink out of a served folder has no id, so it is never listed or opened.
             access.id(forResolved: FolderAccess.resolved(file.path)).map { Entry(id: $0, file: file) }
         }

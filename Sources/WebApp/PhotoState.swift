@@ -42,7 +42,7 @@ struct PhotoState: Encodable, Sendable {
     /// What the last request did, in the prompt's words.
     var message: String?
 
-    init(entry: PhotoLibrary.Entry, state session: PhotoSession, revision: Int, displayScale: Double,
+    init(entry: PhotoLibrary.Entry, state session: EditingSession, revision: Int, displayScale: Double,
          warnings: [Int: [FaceQualityWarning]], message: String?) {
         let image = session.image, history = image.history
         photo = entry.id

@@ -16,7 +16,8 @@ public struct ServeSettings: Sendable {
     public var token: String
     public var detection: DetectionOptions
     public var render: RenderOptions
-    public var compression: Int
+    /// How exports are written (PNG by default, as `edit` and `apply` write them).
+    public var export: ExportOptions
     /// As `batch`: photos (and uploads) above this many pixels are refused from the header.
     public var pixelLimit: Int
     /// Uploads larger than this many bytes are refused.
@@ -31,11 +32,11 @@ public struct ServeSettings: Sendable {
 
     public init(inputs: [String], outputFolder: String, hosts: [String] = loopback, port: Int? = nil,
                 token: String = ServeSettings.newToken(), detection: DetectionOptions = .init(),
-                render: RenderOptions = .init(), compression: Int = ExportOptions.defaultCompression,
+                render: RenderOptions = .init(), export: ExportOptions = .init(overwrite: true),
                 pixelLimit: Int = Photo.defaultPixelLimit, uploadLimit: Int = defaultUploadLimit,
                 defaultStyle: FaceStyle) {
         self.inputs = inputs; self.outputFolder = outputFolder; self.hosts = hosts; self.port = port
-        self.token = token; self.detection = detection; self.render = render; self.compression = compression
+        self.token = token; self.detection = detection; self.render = render; self.export = export
         self.pixelLimit = pixelLimit; self.uploadLimit = uploadLimit; self.defaultStyle = defaultStyle
     }
 

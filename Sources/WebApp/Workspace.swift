@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 import SketchEase
 
-/// One photo open in the browser: its `PhotoSession` (the same type `edit` uses, saving the
+/// One photo open in the browser: its `EditingSession` (the same type `edit` uses, saving the
 /// same session file after every change), the photo reduced once to display size for
 /// previews, and the face report for the boxes as they are.
 final class Workspace: Sendable {
@@ -13,7 +13,7 @@ final class Workspace: Sendable {
     private static let revisions = Atomic<Int>(0)
 
     private struct State {
-        var session: PhotoSession
+        var session: EditingSession
         var revision: Int
         var reduced: ReducedPhoto
         /// The face report's warnings by face id, for the boxes in `reportKey`.
@@ -25,9 +25,9 @@ final class Workspace: Sendable {
     init(entry: PhotoLibrary.Entry, settings: ServeSettings, detector: OpenCVFaceDetector, displaySide: Int) throws {
         self.entry = entry
         self.detector = detector
-        let session = try PhotoSession(file: entry.file, outputFolder: settings.outputFolder, detector: detector,
-                                       detection: settings.detection, render: settings.render,
-                                       compression: settings.compression, pixelLimit: settings.pixelLimit)
+        let session = try EditingSession(file: entry.file, outputFolder: settings.outputFolder, detector: detector,
+                                         detection: settings.detection, render: settings.render,
+                                         export: settings.export, pixelLimit: settings.pixelLimit)
         let reduced = try session.image.photo.reduced(maxSide: displaySide)
         state = Mutex(State(session: session, revision: Self.nextRevision(), reduced: reduced))
     }
@@ -90,38 +90,41 @@ final class Workspace: Sendable {
 
     // MARK: - Changing
 
-    /// Applies an edit from the page and saves the session; answers with the new state.
+    /// Applies an edit from the page (the session saves itself); answers with the new state.
     func perform(_ edit: Edit) throws -> PhotoState {
         try change { session in
-            try session.image.perform(edit)
-            return edit.summary
+            let clipped = try session.perform(edit)
+            return edit.summary + (clipped ? " (cut off at the photo's edge)" : "")
         }
     }
 
+    /// A box drawn for a face the detector missed, with the next free number.
     func addFace(box: FaceBox, style: FaceStyle?) throws -> PhotoState {
         try change { session in
-            let edit = try session.image.addition(of: box, style: style)
-            try session.image.perform(edit)
-            return edit.summary
+            let edit = Edit.add(face: session.image.history.nextFaceID, box: box, style: style)
+            let clipped = try session.perform(edit)
+            return edit.summary + (clipped ? " (cut off at the photo's edge)" : "")
         }
     }
 
     func undo() throws -> PhotoState {
-        try change { "undone: " + (try $0.image.undo()).summary }
+        try change { "undone: " + (try $0.undo()).summary }
     }
 
     func redo() throws -> PhotoState {
-        try change { "redone: " + (try $0.image.redo()).summary }
+        try change { "redone: " + (try $0.redo()).summary }
     }
 
     func redetect(threshold: Double) throws -> PhotoState {
         try change { session in
-            let faces = try session.redetect(threshold: threshold, detector: detector)
-            return "found \(faces.count) face\(faces.count == 1 ? "" : "s") (threshold \(threshold))"
+            var options = session.detection
+            options.threshold = threshold
+            let count = try session.redetect(with: detector, options: options)
+            return "found \(count) face\(count == 1 ? "" : "s") (threshold \(threshold))"
         }
     }
 
-    /// Writes `OUT/<name>.png` as `edit` and `apply` do.
+    /// Writes `OUT/<name>.png` (or the format asked for) as `edit` and `apply` do.
     func export() throws -> PhotoState {
         try state.withLock { state in
             try state.session.export(compare: false)
@@ -131,12 +134,11 @@ final class Workspace: Sendable {
         }
     }
 
-    /// Runs a change under the lock; the session is saved at once, as at the prompt. A change
+    /// Runs a change under the lock (the session saves it at once, as at the prompt). A change
     /// that throws leaves everything as it was.
-    private func change(_ body: (PhotoSession) throws -> String) throws -> PhotoState {
+    private func change(_ body: (EditingSession) throws -> String) throws -> PhotoState {
         try state.withLock { state in
             let message = try body(state.session)
-            try state.session.changed()
             state.revision = Self.nextRevision()
             try Self.refreshReport(&state)
             return PhotoState(entry: entry, state: state.session, revision: state.revision, displayScale: state.reduced.scale,

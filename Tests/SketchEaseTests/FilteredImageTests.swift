@@ -53,18 +53,6 @@ import TestSupport
         }
     }
 
-    @Test func anAddedBoxMustReachIntoThePhoto() throws {
-        let image = FilteredImage(photo: photo, detected: [DetectedFace(box: face, score: 1)])
-        #expect(try image.addition(of: FaceBox(x: 10, y: 10, width: 50, height: 50), style: nil)
-                == .add(face: 2, box: FaceBox(x: 10, y: 10, width: 50, height: 50), style: nil))
-        #expect(throws: EditError.outsidePhoto(width: 512, height: 600)) {
-            try image.addition(of: FaceBox(x: 600, y: 10, width: 50, height: 50), style: nil)
-        }
-        #expect(throws: EditError.outsidePhoto(width: 512, height: 600)) {
-            try image.addition(of: FaceBox(x: -80, y: 10, width: 50, height: 50), style: nil)
-        }
-    }
-
     @Test func previewOutlinesEachFaceInItsColourAndKeepsTheRestOfThePicture() throws {
         var image = FilteredImage(photo: photo, detected: [DetectedFace(box: face, score: 1),
                                                             DetectedFace(box: FaceBox(x: 20, y: 400, width: 100, height: 100), score: 1)])

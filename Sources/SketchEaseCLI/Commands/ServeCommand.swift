@@ -12,9 +12,10 @@ struct ServeCommand: ParsableCommand {
             default: this folder) and prints its address, with a secret token that every \
             request must carry. It listens on 127.0.0.1 and ::1 only, unless --host says \
             otherwise. Exports go to OUT/<name>.png exactly as `sketchease apply` writes them; \
-            edits are saved as you go in OUT/<name>.sketchease.json, the same session files as \
-            `sketchease edit`, so a photo can move between the two. Uploaded photos and camera \
-            pictures are kept in OUT/uploads/. Stop it with Ctrl+C.
+            edits are saved as you go in OUT/.sketchease/<name>.sketchease.json, the same session \
+            files as `sketchease edit`, so a photo can move between the two (photos in \
+            sub-folders: `edit --recursive`). Uploaded photos and camera pictures are kept in \
+            OUT/uploads/. Stop it with Ctrl+C.
               sketchease serve photos/ --out out/
               sketchease serve --open
             """
@@ -44,7 +45,7 @@ struct ServeCommand: ParsableCommand {
 
     @OptionGroup var style: StyleFlags
     @OptionGroup var detection: DetectionFlags
-    @OptionGroup var png: CompressionFlag
+    @OptionGroup var export: ExportFlags
     @OptionGroup var limits: PixelLimitFlag
 
     func validate() throws {
@@ -58,7 +59,7 @@ struct ServeCommand: ParsableCommand {
         guard missing.count < inputs.count else { throw ExitCode.failure }
         let settings = ServeSettings(
             inputs: inputs, outputFolder: out, hosts: hosts.isEmpty ? ServeSettings.loopback : hosts, port: port,
-            detection: detection.options, render: try style.renderOptions(), compression: png.compression,
+            detection: detection.options, render: try style.renderOptions(), export: export.options(overwrite: true),
             pixelLimit: limits.maxPixels, uploadLimit: maxUpload * 1_000_000, defaultStyle: try style.style())
         let server: EditorServer
         do {
