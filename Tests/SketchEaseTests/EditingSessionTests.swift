@@ -19,7 +19,7 @@ import TestSupport
         let first = try open(out)
         #expect(!first.resumed && first.image.faces.count == 3)
         try first.perform(.setStyle(faces: [2], style: try .named("pencil")))
-        try first.perform(.delete(face: 3))
+        try first.perform(.delete(faces: [3]))
         try first.undo()
         #expect(first.hasUnexportedChanges)
         let second = try open(out)

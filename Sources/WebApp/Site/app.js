@@ -254,9 +254,10 @@ function applyToAll() {
 }
 
 async function deleteSelected() {
-  for (const id of [...app.selected]) await edit({ kind: 'delete', face: id });
+  if (!app.selected.length) return;
+  const faces = [...app.selected];
   app.selected = [];
-  if (app.state) show(app.state);
+  await edit({ kind: 'delete', faces });
 }
 
 async function addBox(box) {
