@@ -141,6 +141,9 @@ struct APIRoutes: Sendable {
         }
         do {
             return try JSONDecoder().decode(T.self, from: Data(body.readableBytesView))
+        } catch DecodingError.dataCorrupted(let context) {
+            // The model's own words: "unknown filter 'crayon' (available: …)".
+            throw APIError(status: .badRequest, message: context.debugDescription)
         } catch let error as DecodingError {
             throw APIError(status: .badRequest, message: "malformed request (\(Self.describe(error)))")
         }

@@ -94,7 +94,7 @@ struct BrowserTests {
         try browser.click("#export")
         try browser.wait("the export", for: "return window.sketchease.state.exported === true")
         let exported = try Data(contentsOf: URL(fileURLWithPath: out + "/party.png"))
-        let session = out + "/party.sketchease.json"
+        let session = out + "/.sketchease/party.sketchease.json"
         let again = try TestAssets.temporaryFolder("serve-apply")
         let applied = try CLIRunner.run(["apply", session, "--out", again])
         #expect(applied.status == 0, "\(applied.stderr)")

@@ -40,7 +40,7 @@ import TestSupport
         #expect(download.header("Content-Disposition") == "attachment; filename=\"group.png\"")
 
         let again = try TestAssets.temporaryFolder("shared-apply")
-        #expect(try CLIRunner.run(["apply", out + "/group.sketchease.json", "--out", again]).status == 0)
+        #expect(try CLIRunner.run(["apply", out + "/.sketchease/group.sketchease.json", "--out", again]).status == 0)
         #expect(try Data(contentsOf: URL(fileURLWithPath: again + "/group.png")) == png)
 
         // Back at the prompt: the browser's edits, undoable one by one.
@@ -62,25 +62,26 @@ import TestSupport
         defer { server.stop() }
         #expect(try server.post("/api/open", json: ["photo": photo]).status == 200)
         let cases: [([String: Any], String)] = [
-            (["kind": "style", "faces": [9], "style": ["filter": "pencil"]], "there is no face 9 (faces: 1, 2, 3)"),
+            (["kind": "style", "faces": [9], "style": ["filter": "pencil"]], "there is no face 9 (faces: 1-3)"),
             (["kind": "style", "faces": [1], "style": ["filter": "crayon"]], "unknown filter 'crayon'"),
             (["kind": "style", "faces": [1], "style": ["filter": "pencil", "parameters": ["darkness": 99]]],
              "invalid parameter darkness=99: expected 0.5...4 (default 1.6)"),
             (["kind": "resize", "face": 1, "width": 1, "height": 50], "invalid box: width and height must be at least 2 pixels"),
-            (["kind": "teleport", "face": 1], "malformed request"),
+            (["kind": "teleport", "face": 1], "unknown edit kind 'teleport'"),
+            (["kind": "move", "face": 1], "malformed request (missing \"dx\")"),
         ]
         for (edit, message) in cases {
             let answer = try server.post("/api/edit", json: ["photo": photo, "edit": edit])
             #expect(answer.status >= 400 && answer.status < 500 && answer.error?.hasPrefix(message) == true, "\(answer.text)")
         }
         let outside = try server.post("/api/add", json: ["photo": photo, "box": [5000, 5000, 10, 10]])
-        #expect(outside.error == "that box is outside the photo (1500×720)")
+        #expect(outside.error == "that box would be outside the photo (1500×720)")
         let threshold = try server.post("/api/detect", json: ["photo": photo, "threshold": 2])
         #expect(threshold.status == 400)
         let undo = try server.post("/api/undo", json: ["photo": photo])
         #expect(undo.status == 409 && undo.error == "nothing to undo", "none of the above was recorded")
-        if FileManager.default.fileExists(atPath: out + "/group.sketchease.json") {
-            #expect(try SessionFile.read(from: out + "/group.sketchease.json").edits.isEmpty)
+        if FileManager.default.fileExists(atPath: out + "/.sketchease/group.sketchease.json") {
+            #expect(try SessionFile.read(from: out + "/.sketchease/group.sketchease.json").edits.isEmpty)
         }
 
         // Re-detecting at a lower threshold is one undoable edit; faces keep their numbers.
