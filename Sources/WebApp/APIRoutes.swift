@@ -18,15 +18,15 @@ struct APIRoutes: Sendable {
         router.get("/") { request, _ in try page(request) }
         router.get("/app/:file") { _, context in try asset(context.parameters.require("file")) }
 
-        router.get("/api/library") { _, _ in try await answer { try json(libraryListing()) } }
+        router.get("/api/library") { request, _ in try await answer(request) { try json(libraryListing()) } }
         router.get("/api/thumbnail") { request, _ in
-            try await answer {
+            try await answer(request) {
                 let entry = try photo(request)
                 return jpeg(try await Background.run { try library.thumbnail(entry) })
             }
         }
         router.post("/api/open") { request, _ in
-            try await answer {
+            try await answer(request) {
                 let body = try await decode(OpenRequest.self, request)
                 let side = body.side.map { min(max($0, Workspaces.displaySides.lowerBound), Workspaces.displaySides.upperBound) }
                 let workspace = try await workspaces.workspace(for: try library.entry(body.photo), displaySide: side)
@@ -34,20 +34,20 @@ struct APIRoutes: Sendable {
             }
         }
         router.get("/api/preview") { request, _ in
-            try await answer { jpeg(try await work(request) { try $0.preview() }) }
+            try await answer(request) { jpeg(try await work(request) { try $0.preview() }) }
         }
         router.post("/api/preview") { request, _ in
-            try await answer {
+            try await answer(request) {
                 let body = try await decode(TrialRequest.self, request)
                 try checkPaths(in: body.edit)
                 return jpeg(try await work(body.photo) { try $0.preview(trial: body.edit, onRevision: body.revision) })
             }
         }
         router.get("/api/original") { request, _ in
-            try await answer { jpeg(try await work(request) { try $0.original() }) }
+            try await answer(request) { jpeg(try await work(request) { try $0.original() }) }
         }
         router.get("/api/sample") { request, _ in
-            try await answer {
+            try await answer(request) {
                 let query = request.uri.queryParameters
                 guard let face = query["face"].flatMap({ Int($0) }), let text = query["style"] else {
                     throw APIError(status: .badRequest, message: "expected ?face=N&style={…}")
@@ -59,7 +59,7 @@ struct APIRoutes: Sendable {
             }
         }
         router.post("/api/edit") { request, _ in
-            try await answer {
+            try await answer(request) {
                 let body = try await decode(EditRequest.self, request)
                 try checkPaths(in: body.edit)
                 if case .redetect = body.edit { throw APIError(status: .badRequest, message: "use /api/detect to find faces again") }
@@ -68,7 +68,7 @@ struct APIRoutes: Sendable {
             }
         }
         router.post("/api/add") { request, _ in
-            try await answer {
+            try await answer(request) {
                 let body = try await decode(AddRequest.self, request)
                 if let style = body.style { try checkPaths(in: style) }
                 let box = FaceBox(x: body.box[safe: 0], y: body.box[safe: 1], width: body.box[safe: 2], height: body.box[safe: 3])
@@ -76,19 +76,19 @@ struct APIRoutes: Sendable {
             }
         }
         router.post("/api/undo") { request, _ in
-            try await answer {
+            try await answer(request) {
                 let body = try await decode(PhotoRequest.self, request)
                 return try json(try await work(body.photo) { try $0.undo() })
             }
         }
         router.post("/api/redo") { request, _ in
-            try await answer {
+            try await answer(request) {
                 let body = try await decode(PhotoRequest.self, request)
                 return try json(try await work(body.photo) { try $0.redo() })
             }
         }
         router.post("/api/detect") { request, _ in
-            try await answer {
+            try await answer(request) {
                 let body = try await decode(DetectRequest.self, request)
                 guard body.threshold.isFinite, (0...1).contains(body.threshold) else {
                     throw APIError(status: .badRequest, message: "the threshold must be between 0 and 1")
@@ -97,7 +97,7 @@ struct APIRoutes: Sendable {
             }
         }
         router.post("/api/export") { request, _ in
-            try await answer {
+            try await answer(request) {
                 let body = try await decode(PhotoRequest.self, request)
                 let state = try await work(body.photo) { try $0.export() }
                 log("exported \(state.output)")
@@ -105,7 +105,7 @@ struct APIRoutes: Sendable {
             }
         }
         router.get("/api/download") { request, _ in
-            try await answer {
+            try await answer(request) {
                 let workspace = try await workspaces.workspace(for: try photo(request))
                 guard let (path, data) = workspace.exported() else {
                     throw APIError(status: .notFound, message: "not exported yet")
@@ -118,7 +118,7 @@ struct APIRoutes: Sendable {
             }
         }
         router.post("/api/upload") { request, _ in
-            try await answer { try json(try await upload(request)) }
+            try await answer(request) { try json(try await upload(request)) }
         }
     }
 
@@ -239,14 +239,15 @@ struct APIRoutes: Sendable {
     }
 
     /// Runs a route; any error becomes the page's one-line answer. Refusals of names (outside
-    /// the folders, traversal) also get one line in the log.
-    private func answer(_ body: () async throws -> Response) async throws -> Response {
+    /// the folders, traversal) also get one line in the log, as do the server's own failures.
+    private func answer(_ request: Request, _ body: () async throws -> Response) async throws -> Response {
         do {
             return try await body()
         } catch {
             let api = APIError(error)
-            if error is FolderAccess.Refusal, api.status.code == 403 { log("refused: \(api.message)") }
-            if api.status.code >= 500 { log("error: \(api.message)") }
+            let route = "\(request.method) \(request.uri.path)"
+            if error is FolderAccess.Refusal, api.status.code == 403 { log("refused \(route): \(api.message)") }
+            if api.status.code >= 500 { log("error in \(route): \(api.message)") }
             return api.response()
         }
     }

@@ -56,7 +56,7 @@ struct PhotoState: Encodable, Sendable {
         canUndo = history.canUndo; canRedo = history.canRedo
         undo = history.canUndo ? history.edits[history.position - 1].summary : nil
         redo = history.canRedo ? history.edits[history.position].summary : nil
-        exported = !session.hasUnexportedChanges && FileManager.default.fileExists(atPath: session.exportPath)
+        exported = session.exported
         output = session.exportPath
         self.session = session.sessionPath
         resumed = session.resumed

@@ -58,6 +58,8 @@ struct BrowserTests {
         try browser.click(".style[data-filter='pencil']")
         try browser.wait("pencil on face 2", for: "return window.sketchease.state.faces.find(f => f.id === 2).style?.filter === 'pencil'")
         try browser.wait("its preview", for: "return window.sketchease.timings.some(t => t.kind === 'change')")
+        try browser.wait("the samples again", for: "return [...document.querySelectorAll('img.sample')].every(i => i.complete && i.naturalWidth > 0 && !i.classList.contains('loading'))")
+        try browser.screenshot(to: shots + "/picker.png")
 
         // Move the darkness slider: previews follow it; letting go records one edit.
         let slider = try browser.rect("#param-darkness")
