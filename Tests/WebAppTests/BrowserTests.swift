@@ -182,6 +182,7 @@ struct BrowserTests {
         let id = try browser.script("return Number(document.activeElement.dataset.id)") as? Int ?? 0
         try browser.keys([[WebDriver.enter]])
         try browser.wait("selected by Enter", for: "return document.activeElement.getAttribute('aria-pressed') === 'true'")
+        try browser.wait("its samples", for: "return [...document.querySelectorAll('img.sample')].every(i => i.complete && i.naturalWidth > 0 && !i.classList.contains('loading'))")
         try browser.screenshot(to: shots + "/keyboard.png")
         let x0 = number(try browser.script("return window.sketchease.state.faces.find(f => f.id === \(id)).box[0]"))
         try browser.keys([[WebDriver.right], [WebDriver.right]])
