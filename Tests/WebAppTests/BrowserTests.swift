@@ -27,20 +27,36 @@ struct BrowserTests {
         return (try? TestAssets.temporaryFolder("screens")) ?? NSTemporaryDirectory()
     }
 
+    /// The server on a fresh 12 MP photo folder and a browser showing it, ready to use.
+    struct Setup {
+        var folder: String, out: String, downloads: String
+        var server: ServerProcess
+        var browser: WebDriver
+        func close() { browser.quit(); server.stop() }
+    }
+
+    static func start(_ label: String) throws -> Setup {
+        let folder = try photoFolder()
+        let out = try TestAssets.temporaryFolder(label)
+        let downloads = try TestAssets.temporaryFolder("downloads")
+        let server = try ServerProcess([folder, "--out", out])
+        let browser: WebDriver
+        do { browser = try WebDriver(downloads: downloads) } catch { server.stop(); throw error }
+        let setup = Setup(folder: folder, out: out, downloads: downloads, server: server, browser: browser)
+        do {
+            try browser.open(server.url)
+            try browser.wait("the photo and its preview", for: "return window.sketchease?.state?.name === 'party.jpg' && window.sketchease.previewShown > 0")
+        } catch { setup.close(); throw error }
+        return setup
+    }
+
     func number(_ value: Any) -> Double { (value as? Double) ?? Double((value as? Int) ?? -1) }
 
     @Test func aPersonStylesAFaceDragsABoxUndoesAndExportsWhatApplyWrites() throws {
-        let folder = try Self.photoFolder()
-        let out = try TestAssets.temporaryFolder("serve-out")
-        let downloads = try TestAssets.temporaryFolder("downloads")
+        let setup = try Self.start("serve-out")
+        defer { setup.close() }
+        let (folder, out, downloads, browser) = (setup.folder, setup.out, setup.downloads, setup.browser)
         let shots = Self.screenshots
-        let server = try ServerProcess([folder, "--out", out])
-        defer { server.stop() }
-        let browser = try WebDriver(downloads: downloads)
-        defer { browser.quit() }
-
-        try browser.open(server.url)
-        try browser.wait("the photo and its preview", for: "return window.sketchease?.state?.name === 'party.jpg' && window.sketchease.previewShown > 0")
         #expect(try browser.script("return window.sketchease.state.faces.length") as? Int == 3)
         #expect(try browser.script("return document.querySelectorAll('#thumbs .thumb').length") as? Int == 1)
         #expect(try browser.script("""
@@ -127,15 +143,9 @@ struct BrowserTests {
     }
 
     @Test func theCameraTakesAPictureAndABadDropIsOneClearMessage() throws {
-        let folder = try Self.photoFolder()
-        let out = try TestAssets.temporaryFolder("serve-camera")
-        let shots = Self.screenshots
-        let server = try ServerProcess([folder, "--out", out])
-        defer { server.stop() }
-        let browser = try WebDriver(downloads: try TestAssets.temporaryFolder("downloads"))
-        defer { browser.quit() }
-        try browser.open(server.url)
-        try browser.wait("the photo", for: "return window.sketchease?.state?.name === 'party.jpg'")
+        let setup = try Self.start("serve-camera")
+        defer { setup.close() }
+        let (out, browser, shots) = (setup.out, setup.browser, Self.screenshots)
 
         try browser.click("#camera-button")
         try browser.wait("the fake camera", for: "return !document.getElementById('camera-snap').disabled && document.getElementById('camera-video').videoWidth > 0")
@@ -160,15 +170,9 @@ struct BrowserTests {
     }
 
     @Test func itWorksByKeyboardWithVisibleFocusAndAtPhoneWidth() throws {
-        let folder = try Self.photoFolder()
-        let out = try TestAssets.temporaryFolder("serve-keys")
-        let shots = Self.screenshots
-        let server = try ServerProcess([folder, "--out", out])
-        defer { server.stop() }
-        let browser = try WebDriver(downloads: try TestAssets.temporaryFolder("downloads"))
-        defer { browser.quit() }
-        try browser.open(server.url)
-        try browser.wait("the photo", for: "return window.sketchease?.previewShown > 0")
+        let setup = try Self.start("serve-keys")
+        defer { setup.close() }
+        let (browser, shots) = (setup.browser, Self.screenshots)
 
         // Tab to the first face: the focus ring shows; Enter selects it; arrows move it.
         var reached = false

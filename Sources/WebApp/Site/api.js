@@ -19,25 +19,23 @@ export async function get(path, params = {}) {
   return (await check(response)).json();
 }
 
-export async function post(path, body) {
-  const response = await fetch(path, {
+/** A change (or a picture tried out): JSON in, with the token header. */
+function send(path, body) {
+  return fetch(path, {
     method: 'POST',
     credentials: 'same-origin',
     headers: { 'Content-Type': 'application/json', 'X-SketchEase-Token': token },
     body: JSON.stringify(body),
-  });
-  return (await check(response)).json();
+  }).then(check);
+}
+
+export async function post(path, body) {
+  return (await send(path, body)).json();
 }
 
 /** A picture answer (the preview with an edit tried out) as a blob. */
 export async function postForImage(path, body) {
-  const response = await fetch(path, {
-    method: 'POST',
-    credentials: 'same-origin',
-    headers: { 'Content-Type': 'application/json', 'X-SketchEase-Token': token },
-    body: JSON.stringify(body),
-  });
-  return (await check(response)).blob();
+  return (await send(path, body)).blob();
 }
 
 export async function getBlob(path, params = {}) {
