@@ -16,8 +16,7 @@ struct BatchCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("Photos and folders of photos.", valueName: "input"), completion: .file())
-    var inputs: [String] = []
+    @OptionGroup var input: InputFlags
 
     @Option(help: ArgumentHelp("Per-photo, per-face styles from a JSON plan (see the README); its photos are processed too.", valueName: "plan.json"),
             completion: .file(extensions: ["json"]))
@@ -34,9 +33,6 @@ struct BatchCommand: ParsableCommand {
 
     @OptionGroup var style: StyleFlags
     @OptionGroup var detection: DetectionFlags
-
-    @Flag(name: .shortAndLong, help: "Also take photos from sub-folders.")
-    var recursive = false
 
     @Option(name: .shortAndLong, parsing: .unconditional, help: ArgumentHelp(
         "Photos processed at the same time; they share the cores.",
@@ -65,7 +61,7 @@ struct BatchCommand: ParsableCommand {
     var stickers: String?
 
     func validate() throws {
-        guard !inputs.isEmpty || plan != nil else { throw ValidationError("give photos, folders or --plan") }
+        guard !input.inputs.isEmpty || plan != nil else { throw ValidationError("give photos, folders or --plan") }
         guard out != nil else { throw ValidationError("missing --out DIR: the folder for the results") }
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1 (got \(jobs))") }
         if let stickers { _ = try StickerOption.apply(folder: stickers, to: try style.style()) }
@@ -82,14 +78,14 @@ struct BatchCommand: ParsableCommand {
         // Before any work: the results' folder must take files, and the plan must be sound.
         try Terminal.failing { try OutputFolder.prepare(out) }
         if let plan { options.plan = try Terminal.failing { try BatchPlan.read(from: plan) } }
-        let collection = InputCollector.collect(inputs, recursive: recursive, outputFolders: [out])
+        let collection = input.collect(outputFolders: [out])
         var files = collection.files
         if let plan = options.plan {
             files = InputCollector.disambiguated(plan.inputFiles + files.filter { plan.entry(for: $0.path) == nil })
         }
         for problem in collection.problems { Terminal.error(problem.description) }
         if files.isEmpty && collection.problems.isEmpty {
-            Terminal.warn("no photos found in \(inputs.joined(separator: " "))"
+            Terminal.warn("no photos found in \(input.inputs.joined(separator: " "))"
                 + (collection.unsearchedFolders.isEmpty ? "" : " (use --recursive for sub-folders)"))
         }
         let (report, took) = try runBatch(files, options: options, detection: detection)

@@ -26,8 +26,7 @@ struct BatchStats: Encodable {
     }
 
     func write(to path: String) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let encoder = JSONEncoder.readable
         try encoder.encode(self).write(to: URL(fileURLWithPath: path), options: .atomic)
     }
 }
