@@ -7,7 +7,7 @@
 #             dlib source package, into examples/faces/
 #   all       all four (default)
 #   test-tools   what the tests drive besides SketchEase: tmux (a real terminal), zsh and fish
-#                (shell completion), for `make test`
+#                (shell completion), GNU parallel (a scheduler for sharded batches), for `make test`
 #   bench-tools  ImageMagick, G'MIC and GNU time, for `make bench` only
 # Each step does nothing when its result is already in place.
 set -euo pipefail
@@ -137,7 +137,7 @@ faces() {
 }
 
 test_tools() {
-    APT_PACKAGES=(tmux zsh fish)
+    APT_PACKAGES=(tmux zsh fish parallel)
     deps
 }
 

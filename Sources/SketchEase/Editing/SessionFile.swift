@@ -117,8 +117,7 @@ public struct SessionFile: Sendable, Equatable, Codable {
     /// Writes atomically (temporary file in the same folder, then rename), making the folder
     /// if needed.
     public func write(to path: String) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let encoder = JSONEncoder.readable
         let data = try encoder.encode(self)
         do {
             let folder = path.parentPath

@@ -113,8 +113,7 @@ public struct FaceCropExporter: Sendable {
             result.kept.append(jsonPath)
             return result
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let encoder = JSONEncoder.readable
         let data = try encoder.encode(PhotoJSON(source: photo.path, width: photo.width, height: photo.height, faces: faces))
         do {
             try data.write(to: URL(fileURLWithPath: jsonPath), options: .atomic)

@@ -13,19 +13,12 @@ struct DetectCommand: ParsableCommand {
             """
     )
 
-    // Optional for the parser so that a misspelt option is reported as such; validate() requires it.
-    @Argument(help: ArgumentHelp("Photos and folders of photos.", valueName: "input"), completion: .file())
-    var inputs: [String] = []
+    @OptionGroup var input: InputFlags
 
-    func validate() throws {
-        guard !inputs.isEmpty else { throw ValidationError("give photos or folders of photos") }
-    }
+    func validate() throws { try input.requirePhotos() }
 
     @Flag(help: "Print JSON instead of a table.")
     var json = false
-
-    @Flag(name: .shortAndLong, help: "Also take photos from sub-folders.")
-    var recursive = false
 
     @OptionGroup var detection: DetectionFlags
 
@@ -46,7 +39,7 @@ struct DetectCommand: ParsableCommand {
     }
 
     func run() throws {
-        let collection = InputCollector.collect(inputs, recursive: recursive)
+        let collection = input.collect()
         var failures = collection.problems
         for problem in collection.problems { Terminal.error(problem.description) }
         let detector = try detection.openDetector()
@@ -65,8 +58,7 @@ struct DetectCommand: ParsableCommand {
             }
         }
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            let encoder = JSONEncoder.readable
             print(String(decoding: try encoder.encode(results), as: UTF8.self))
         }
         Terminal.noteLeftOut(collection)

@@ -19,17 +19,13 @@ struct EditCommand: ParsableCommand {
             """
     )
 
-    // Both optional for the parser so that a misspelt option is reported as such; validate()
-    // requires them.
-    @Argument(help: ArgumentHelp("Photos and folders of photos.", valueName: "input"), completion: .file())
-    var inputs: [String] = []
+    @OptionGroup var input: InputFlags
+
+    // Optional for the parser so that a misspelt option is reported as such; validate() requires it.
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Folder for the results (created if missing; required); previews and sessions go in its .sketchease/ folder.", valueName: "dir"),
             completion: .directory)
     var out: String?
-
-    @Flag(name: .shortAndLong, help: "Also take photos from sub-folders.")
-    var recursive = false
 
     @OptionGroup var style: StyleFlags
     @OptionGroup var detection: DetectionFlags
@@ -42,7 +38,7 @@ struct EditCommand: ParsableCommand {
     @OptionGroup var limits: PixelLimitFlag
 
     func validate() throws {
-        guard !inputs.isEmpty else { throw ValidationError("give photos or folders of photos to edit") }
+        try input.requirePhotos()
         guard out != nil else { throw ValidationError("missing --out DIR: the folder for the results, previews and sessions") }
     }
 
@@ -53,11 +49,11 @@ struct EditCommand: ParsableCommand {
             export: export.options(overwrite: true), compare: compare, pixelLimit: limits.maxPixels)
         // Before any photo is opened: edits are saved as they are made, so the folder must take files.
         try Terminal.failing { try OutputFolder.prepare(out) }
-        let collection = InputCollector.collect(inputs, recursive: recursive, outputFolders: [out])
+        let collection = input.collect(outputFolders: [out])
         for problem in collection.problems { Terminal.error(problem.description) }
         Terminal.noteLeftOut(collection)
         guard !collection.files.isEmpty else {
-            if collection.problems.isEmpty { Terminal.error("no photos found in \(inputs.joined(separator: " "))") }
+            if collection.problems.isEmpty { Terminal.error("no photos found in \(input.inputs.joined(separator: " "))") }
             throw ExitCode.failure
         }
         let loop = EditorLoop(files: collection.files, settings: settings, detector: try detection.openDetector())

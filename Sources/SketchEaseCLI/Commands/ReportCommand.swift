@@ -15,13 +15,9 @@ struct ReportCommand: ParsableCommand {
             """
     )
 
-    // Optional for the parser so that a misspelt option is reported as such; validate() requires it.
-    @Argument(help: ArgumentHelp("Photos and folders of photos.", valueName: "input"), completion: .file())
-    var inputs: [String] = []
+    @OptionGroup var input: InputFlags
 
-    func validate() throws {
-        guard !inputs.isEmpty else { throw ValidationError("give photos or folders of photos") }
-    }
+    func validate() throws { try input.requirePhotos() }
 
     @Flag(help: "Print JSON instead of text.")
     var json = false
@@ -32,9 +28,6 @@ struct ReportCommand: ParsableCommand {
 
     @Flag(help: "Replace exported files that already exist.")
     var overwrite = false
-
-    @Flag(name: .shortAndLong, help: "Also take photos from sub-folders.")
-    var recursive = false
 
     @OptionGroup var detection: DetectionFlags
 
@@ -50,7 +43,7 @@ struct ReportCommand: ParsableCommand {
 
     func run() throws {
         if let exportCrops { try Terminal.failing { try OutputFolder.prepare(exportCrops) } }
-        let collection = InputCollector.collect(inputs, recursive: recursive, outputFolders: exportCrops.map { [$0] } ?? [])
+        let collection = input.collect(outputFolders: exportCrops.map { [$0] } ?? [])
         var failures = collection.problems
         for problem in collection.problems { Terminal.error(problem.description) }
         let detector = try detection.openDetector()
@@ -77,8 +70,7 @@ struct ReportCommand: ParsableCommand {
             }
         }
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            let encoder = JSONEncoder.readable
             print(String(decoding: try encoder.encode(reports), as: UTF8.self))
         }
         Terminal.noteLeftOut(collection)

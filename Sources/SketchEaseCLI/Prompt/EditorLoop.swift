@@ -122,7 +122,7 @@ final class EditorLoop {
             case .list: listFaces()
             case .report: try reportFaces(warningsOnly: false)
             case .filters: try listFilters(args.first)
-            case .preview: try showPreview(always: true)
+            case .preview: try showPreview()
             case .export: try export(all: try exportsAll(args))
             case .next, .skip: move(by: 1, skipping: command.action == .skip)
             case .previous: move(by: -1, skipping: false)
@@ -260,8 +260,13 @@ final class EditorLoop {
 
     /// After any change: say what happened, refresh the preview.
     private func changed(_ what: String) throws {
-        say(what)
-        try showPreview(always: false)
+        try drawPreview()
+        if let inline {
+            say(what)
+            _ = InlineImage.show(session.previewPath, as: inline)
+        } else {
+            say(interactive ? what + "  (preview updated)" : what)
+        }
     }
 
     // MARK: - Showing
@@ -275,7 +280,7 @@ final class EditorLoop {
             + (s.resumed ? ", resumed from \(s.sessionPath) (\(Terminal.count(s.image.history.position, "edit")) in effect)" : ""))
         listFaces()
         do { try reportFaces(warningsOnly: true) } catch { complain(Self.message(for: error)) }
-        do { try showPreview(always: true) } catch { complain(Self.message(for: error)) }
+        do { try showPreview() } catch { complain(Self.message(for: error)) }
     }
 
     /// The face report for the boxes now in effect; `warningsOnly` prints just the problems
@@ -315,16 +320,19 @@ final class EditorLoop {
         if name == nil { say("  default style: \(settings.defaultStyle.label); `filters NAME` shows one") }
     }
 
-    /// Writes the preview; shows it inline where the terminal can, else prints its path (on
-    /// request, or the first time), or says it was updated.
-    private func showPreview(always: Bool) throws {
+    /// Writes the preview and shows it inline where the terminal can, else prints its path.
+    private func showPreview() throws {
+        try drawPreview()
+        if let inline, InlineImage.show(session.previewPath, as: inline) { return }
+        say("preview: \(session.previewPath)")
+    }
+
+    private func drawPreview() throws {
         do {
             try session.writePreview()
         } catch {
             throw Problem(message: "the preview could not be drawn: \(Self.message(for: error))")
         }
-        if let inline, InlineImage.show(session.previewPath, as: inline) { return }
-        if always { say("preview: \(session.previewPath)") } else if interactive { say("  (preview updated)") }
     }
 
     private func help(_ args: [String]) {
