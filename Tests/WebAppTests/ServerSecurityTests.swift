@@ -175,13 +175,4 @@ import TestSupport
         #expect(byName.status == 421)
         #expect(try RawHTTP.request(port: server.port, path: "/api/library").status == 401)
     }
-
-    @Test func aTakenPortIsOneClearLine() throws {
-        let (served, _, out) = try Self.folders()
-        let first = try ServerProcess([served, "--out", out])
-        defer { first.stop() }
-        let second = try CLIRunner.run(["serve", served, "--out", out, "--port", String(first.port)])
-        #expect(second.status == 1)
-        #expect(second.stderr.contains("error: port \(first.port) on 127.0.0.1 is not free"), "\(second.stderr)")
-    }
 }
