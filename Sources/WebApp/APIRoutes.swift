@@ -39,8 +39,10 @@ struct APIRoutes: Sendable {
         router.post("/api/preview") { request, _ in
             try await answer(request) {
                 let body = try await decode(TrialRequest.self, request)
-                try checkPaths(in: body.edit)
-                return jpeg(try await work(body.photo) { try $0.preview(trial: body.edit, onRevision: body.revision) })
+                return jpeg(try await work(body.photo) { workspace in
+                    try Self.checkFiles(in: body.edit, workspace)
+                    return try workspace.preview(trial: body.edit, onRevision: body.revision)
+                })
             }
         }
         router.get("/api/original") { request, _ in
@@ -53,26 +55,32 @@ struct APIRoutes: Sendable {
                     throw APIError(status: .badRequest, message: "expected ?face=N&style={…}")
                 }
                 let style = try JSONDecoder().decode(FaceStyle.self, from: Data(text.utf8))
-                try checkPaths(in: style)
                 let side = min(max(query["side"].flatMap { Int($0) } ?? 160, 48), 512)
-                return jpeg(try await work(request) { try $0.sample(face: face, style: style, side: side) })
+                return jpeg(try await work(request) { workspace in
+                    try Self.checkFiles(in: style, workspace)
+                    return try workspace.sample(face: face, style: style, side: side)
+                })
             }
         }
         router.post("/api/edit") { request, _ in
             try await answer(request) {
                 let body = try await decode(EditRequest.self, request)
-                try checkPaths(in: body.edit)
                 if case .redetect = body.edit { throw APIError(status: .badRequest, message: "use /api/detect to find faces again") }
                 if case .add = body.edit { throw APIError(status: .badRequest, message: "use /api/add to draw a box") }
-                return try json(try await work(body.photo) { try $0.perform(body.edit) })
+                return try json(try await work(body.photo) { workspace in
+                    try Self.checkFiles(in: body.edit, workspace)
+                    return try workspace.perform(body.edit)
+                })
             }
         }
         router.post("/api/add") { request, _ in
             try await answer(request) {
                 let body = try await decode(AddRequest.self, request)
-                if let style = body.style { try checkPaths(in: style) }
                 let box = FaceBox(x: body.box[safe: 0], y: body.box[safe: 1], width: body.box[safe: 2], height: body.box[safe: 3])
-                return try json(try await work(body.photo) { try $0.addFace(box: box, style: body.style) })
+                return try json(try await work(body.photo) { workspace in
+                    if let style = body.style { try Self.checkFiles(in: style, workspace) }
+                    return try workspace.addFace(box: box, style: body.style)
+                })
             }
         }
         router.post("/api/undo") { request, _ in
@@ -176,22 +184,20 @@ struct APIRoutes: Sendable {
         return try await Background.run { try body(workspace) }
     }
 
-    /// Styles from the page may not name files: a `path` parameter (chroma's picture) could
-    /// read any file on the machine. Sessions made at the prompt keep theirs.
-    private func checkPaths(in edit: Edit) throws {
+    /// Styles from the page may not name new files: a `path` parameter (chroma's picture) could
+    /// read any file on the machine. A file a face's style already names (set at the `edit`
+    /// prompt) may be sent back unchanged, so its other parameters can still be changed here.
+    static func checkFiles(in edit: Edit, _ workspace: Workspace) throws {
         switch edit {
-        case .setStyle(_, let style): try checkPaths(in: style)
-        case .add(_, _, let style?): try checkPaths(in: style)
+        case .setStyle(_, let style), .add(_, _, let style?): try checkFiles(in: style, workspace)
         default: break
         }
     }
 
-    private func checkPaths(in style: FaceStyle) throws {
-        let filter = try registry.filter(style.filterID)
-        for p in filter.parameters {
-            if case .path = p.kind, let value = style.settings.values[p.id], !value.text.isEmpty {
-                throw APIError(status: .forbidden, message: "'\(p.id)' names a file: set it with `sketchease edit`, not in the browser")
-            }
+    static func checkFiles(in style: FaceStyle, _ workspace: Workspace) throws {
+        let known = workspace.namedFiles()
+        for (parameter, file) in Workspace.files(namedBy: style) where !known.contains(file) {
+            throw APIError(status: .forbidden, message: "'\(parameter)' names a file: set it with `sketchease edit`, not in the browser")
         }
     }
 

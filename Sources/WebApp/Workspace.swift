@@ -72,6 +72,21 @@ final class Workspace: Sendable {
 
     static let previewFormat = ".jpg[Q=88,strip]"
 
+    /// The files the faces' styles name now (chroma's picture, set at the prompt).
+    func namedFiles() -> Set<String> {
+        let styles = state.withLock { $0.session.image.faces.compactMap(\.style) }
+        return Set(styles.flatMap { Self.files(namedBy: $0).map(\.file) })
+    }
+
+    /// The style's `path` parameters that are set, with their values.
+    static func files(namedBy style: FaceStyle, registry: FilterRegistry = .standard) -> [(parameter: String, file: String)] {
+        guard let filter = try? registry.filter(style.filterID) else { return [] }
+        return filter.parameters.compactMap { p in
+            guard case .path = p.kind, let value = style.settings.values[p.id], !value.text.isEmpty else { return nil }
+            return (p.id, value.text)
+        }
+    }
+
     /// The exported PNG's path and bytes, if it has been exported.
     func exported() -> (path: String, data: Data)? {
         let path = state.withLock { $0.session.exportPath }

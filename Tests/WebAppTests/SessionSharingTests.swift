@@ -90,4 +90,27 @@ import TestSupport
         #expect((found["message"] as? String)?.hasPrefix("found ") == true)
         #expect(found["undo"] as? String != nil)
     }
+
+    @Test func aPictureNamedAtThePromptStaysButNoOtherFileCanBeNamed() throws {
+        let folder = try TestAssets.temporaryFolder("chroma")
+        let out = try TestAssets.temporaryFolder("chroma-out")
+        try FileManager.default.copyItem(atPath: TestAssets.group, toPath: folder + "/group.jpg")
+        let beach = folder + "/beach.png"
+        try FileManager.default.copyItem(atPath: TestAssets.astronaut, toPath: beach)
+        let prompt = try CLIRunner.run(["edit", folder + "/group.jpg", "--out", out], stdin: "set 2 chroma image=\(beach)\nquit!\n")
+        #expect(prompt.status == 0, "\(prompt.stderr)")
+        let photo = (folder as NSString).lastPathComponent + "/group.jpg"
+        let server = try ServerProcess([folder, "--out", out])
+        defer { server.stop() }
+        #expect(try server.post("/api/open", json: ["photo": photo]).status == 200)
+        func style(_ image: String) -> [String: Any] {
+            ["kind": "style", "faces": [2], "style": ["filter": "chroma", "parameters": ["image": image, "tolerance": 20]]]
+        }
+        let kept = try server.post("/api/edit", json: ["photo": photo, "edit": style(beach)])
+        #expect(kept.status == 200, "\(kept.text)")
+        let other = try server.post("/api/edit", json: ["photo": photo, "edit": style("/etc/hostname")])
+        #expect(other.status == 403 && other.error?.contains("'image' names a file") == true)
+        let tried = try server.post("/api/preview", json: ["photo": photo, "edit": style("/etc/hostname")])
+        #expect(tried.status == 403)
+    }
 }
