@@ -5,7 +5,7 @@ SWIFT ?= swift
 OUT ?= out/demo
 BIN := .build/release/sketchease
 
-.PHONY: demo test bench fuzz gallery install setup deps model examples build clean
+.PHONY: demo test bench fuzz gallery webapp-screenshots install setup deps model examples build clean
 
 ## demo: install what is missing, build, and sketch every face in examples/ into out/demo/
 demo: build
@@ -16,10 +16,16 @@ demo: build
 gallery: build
 	scripts/gallery.sh
 
+## webapp-screenshots: the browser tests of `sketchease serve`, keeping their screenshots in docs/webapp/
+webapp-screenshots: setup
+	$(SWIFT) build --build-tests
+	SKETCHEASE_SCREENSHOTS=docs/webapp $(SWIFT) test --skip-build --filter BrowserTests
+
 ## test: install what is missing and run the whole test suite
 test: setup
+	scripts/setup.sh test-tools
 	$(SWIFT) build --build-tests
-	$(SWIFT) test
+	scripts/test.sh
 
 ## bench: speed and memory on 12 MP photos, against the vips-copy floor, ImageMagick and G'MIC
 bench: build
@@ -47,12 +53,13 @@ examples:
 build: setup
 	$(SWIFT) build -c release --product sketchease
 
-## install: the command to $(PREFIX)/bin and the model to $(PREFIX)/share/sketchease
+## install: the command to $(PREFIX)/bin, the model and the web app's files to $(PREFIX)/share/sketchease
 PREFIX ?= /usr/local
 install: build
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/sketchease
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/sketchease/web
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/sketchease
 	install -m 644 models/centerface.onnx $(DESTDIR)$(PREFIX)/share/sketchease/centerface.onnx
+	install -m 644 Sources/WebApp/Site/* $(DESTDIR)$(PREFIX)/share/sketchease/web/
 
 clean:
 	rm -rf .build out

@@ -1,0 +1,80 @@
+import ArgumentParser
+import Foundation
+import SketchEase
+
+struct DetectCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "detect",
+        abstract: "List the faces found in photos.",
+        discussion: """
+            Coordinates are pixels of the upright photo (EXIF orientation applied): \
+            box = [x, y, width, height]; landmarks are the eyes, nose tip and mouth corners, \
+            left and right as seen in the image.
+            """
+    )
+
+    @OptionGroup var input: InputFlags
+
+    func validate() throws { try input.requirePhotos() }
+
+    @Flag(help: "Print JSON instead of a table.")
+    var json = false
+
+    @OptionGroup var detection: DetectionFlags
+
+    @OptionGroup var limits: PixelLimitFlag
+
+    struct PhotoFaces: Encodable {
+        var file: String
+        var width: Int
+        var height: Int
+        var detector: String
+        var faces: [FaceJSON]
+    }
+
+    struct FaceJSON: Encodable {
+        var box: [Double]
+        var score: Double
+        var landmarks: [String: [Double]]
+    }
+
+    func run() throws {
+        let collection = input.collect()
+        var failures = collection.problems
+        for problem in collection.problems { Terminal.error(problem.description) }
+        let detector = try detection.openDetector()
+        var results: [PhotoFaces] = []
+        for file in collection.files {
+            do {
+                let size = try Photo.inspect(path: file.path, pixelLimit: limits.maxPixels)
+                let faces = try detector.detect(inFile: file.path, fullSize: size, options: detection.options)
+                let entry = PhotoFaces(file: file.path, width: size.width, height: size.height,
+                                       detector: detector.kind.rawValue, faces: faces.map(Self.json))
+                if json { results.append(entry) } else { printTable(file.path, size: size, faces: faces) }
+            } catch {
+                let failure = PhotoError(path: file.path, wrapping: error)
+                failures.append(failure)
+                Terminal.error(failure.description)
+            }
+        }
+        if json {
+            let encoder = JSONEncoder.readable
+            print(String(decoding: try encoder.encode(results), as: UTF8.self))
+        }
+        Terminal.noteLeftOut(collection)
+        if !failures.isEmpty { throw ExitCode.failure }
+    }
+
+    static func json(_ face: DetectedFace) -> FaceJSON {
+        FaceJSON(box: face.box.array.map { Rounding.decimals($0, 1) }, score: Rounding.decimals(face.score, 3),
+                 landmarks: FaceAssessment.landmarkTable(face.landmarks))
+    }
+
+    private func printTable(_ file: String, size: (width: Int, height: Int), faces: [DetectedFace]) {
+        print("\(file): \(Terminal.count(faces.count, "face")) (\(size.width)×\(size.height))")
+        for (i, face) in faces.enumerated() {
+            let b = face.box.array.map { String(Rounding.pixels($0)) }
+            print("  \(i + 1). x=\(b[0]) y=\(b[1]) w=\(b[2]) h=\(b[3])  score \(Rounding.score(face.score))")
+        }
+    }
+}
