@@ -76,7 +76,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["Vips"], path: "Tests/TestSupport"),
         .testTarget(name: "VipsTests", dependencies: ["Vips", "TestSupport"]),
         .testTarget(name: "FaceDetectorTests", dependencies: ["FaceDetector", "Vips", "TestSupport"]),
-        .testTarget(name: "FiltersTests", dependencies: ["Filters", "Vips", "TestSupport"]),
+        .testTarget(name: "FiltersTests", dependencies: ["Filters", "Vips", "TestSupport"], exclude: ["Goldens"]),
         .testTarget(name: "SketchEaseTests", dependencies: ["SketchEase", "TestSupport"]),
         // Runs the built `sketchease` binary end to end.
         .testTarget(name: "SketchEaseCLITests", dependencies: ["SketchEaseCLI", "SketchEase", "TestSupport"]),

@@ -80,7 +80,7 @@ public enum PortraitOperations {
         let status = pixels.withUnsafeMutableBufferPointer { out in
             message.withUnsafeMutableBufferPointer { body(out.baseAddress!, $0.baseAddress!, 512) }
         }
-        guard status == 0 else { throw OpenCVError(operation: operation, message: String(cString: message)) }
+        guard status == 0 else { throw OpenCVError(operation: operation, message: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)) }
         let image = try VipsImage.fromPixels(pixels, width: width, height: height, bands: bands)
         return bands == 1 ? try image.reinterpreted(as: "b-w") : image
     }
