@@ -239,7 +239,7 @@ struct APIRoutes: Sendable {
 
     private func summary(_ entry: PhotoLibrary.Entry) -> PhotoSummary {
         let export = (settings.outputFolder as NSString).appendingPathComponent(entry.file.outputName(settings.export.format))
-        let folder = (entry.id as NSString).deletingLastPathComponent
+        let folder = entry.id.parentPath
         return PhotoSummary(id: entry.id, name: (entry.id as NSString).lastPathComponent, folder: folder,
                             edited: FileManager.default.fileExists(atPath: SessionFile.path(forExport: export)))
     }

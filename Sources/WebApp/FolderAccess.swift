@@ -48,7 +48,7 @@ struct FolderAccess: Sendable {
             if isFolder.boolValue {
                 roots.append(Root(label: label((real as NSString).lastPathComponent), real: real, onlyFile: nil))
             } else {
-                let folder = (real as NSString).deletingLastPathComponent
+                let folder = real.parentPath
                 roots.append(Root(label: label((folder as NSString).lastPathComponent), real: folder, onlyFile: real))
             }
         }
