@@ -10,6 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${BIN:-.build/release/sketchease}
 WORK=out/gallery
+rm -rf "$WORK"  # a fresh folder: batch never replaces files it did not write
 mkdir -p "$WORK" docs
 
 "$BIN" gallery examples/grace_hopper.jpg examples/astronaut.png --out docs/gallery.png
@@ -58,8 +59,8 @@ print(int(x - 0.6 * w), int(y - 0.8 * h), int(2.2 * w), int(2.6 * h))')
 done
 labels=(); for i in "${!names[@]}"; do labels+=("$WORK/label-$i.png"); done
 # Labels and cells joined separately on the same column pitch, so the label row stays a line.
-vips arrayjoin "${labels[*]}" "$WORK/labels.v" --across 7 --hspacing 190 --background 255 --halign centre
-vips arrayjoin "${cells[*]}" "$WORK/cells.v" --across 7 --hspacing 190 --vspacing 186 --background 255 --halign centre
+vips arrayjoin "${labels[*]}" "$WORK/labels.v" --across 7 --hspacing 210 --background 255 --halign centre
+vips arrayjoin "${cells[*]}" "$WORK/cells.v" --across 7 --hspacing 210 --vspacing 186 --background 255 --halign centre
 vips join "$WORK/labels.v" "$WORK/cells.v" docs/gallery-compare.png vertical --expand --background 255 --shim 8
 rm -f "$WORK"/*.v
 echo "gallery written to docs/gallery.png, docs/gallery-faces.png, docs/gallery-compare.png"
