@@ -12,9 +12,9 @@ demo: build
 	$(BIN) batch examples --out $(OUT) --overwrite
 	@echo "Sketches written to $(OUT)/"
 
-## gallery: every style on the example faces, one contact sheet for the README (docs/gallery.png)
+## gallery: the README's sheets: every style on the example faces and on varied ones, and other tools beside them
 gallery: build
-	$(BIN) gallery examples/grace_hopper.jpg examples/astronaut.png --out docs/gallery.png
+	scripts/gallery.sh
 
 ## webapp-screenshots: the browser tests of `sketchease serve`, keeping their screenshots in docs/webapp/
 webapp-screenshots: setup

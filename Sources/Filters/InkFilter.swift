@@ -1,38 +1,47 @@
 import Vips
 
-/// Clean line art by the extended difference of gaussians (XDoG, Winnemöller et al. 2012).
+/// Pen and ink: coherent lines that follow the face's form, over a wash of ink for the shadows.
 ///
-/// Two gaussians of the grey image, sigma and 1.6 sigma, are combined as
-/// `(1 + p) G(sigma) - p G(1.6 sigma)` and soft-thresholded with `1 + tanh(phi (D - epsilon))`:
-/// flat tones become white paper, edges and strong shadows become solid ink.
+/// The lines are the flow-based difference of gaussians (Kang, Lee & Chui 2007): an edge
+/// tangent flow is computed from the smoothed structure tensor, a DoG is taken across it and
+/// accumulated along it, so lines are long and unbroken where edges are, and noise does not
+/// become specks. Under them a wash in two strengths gives the shadows their weight (mid tones
+/// a light grey, deep shadows solid ink) instead of leaving the face white.
 public struct InkFilter: SketchFilter {
     public let id = "ink"
     public let name = "Ink"
-    public let summary = "Pen-and-ink line art (XDoG: sharpened difference of gaussians, soft threshold)."
+    public let summary = "Pen and ink: flowing lines along the face's edges over a grey wash for the shadows."
     public let parameters: [FilterParameter] = [
-        FilterParameter("line", .number(range: 0.001...0.03, defaultValue: 0.008),
-                        "Line width (the smaller gaussian) as a fraction of the face size."),
+        FilterParameter("line", .number(range: 0.001...0.03, defaultValue: 0.0035),
+                        "Line width as a fraction of the face size."),
         FilterParameter("detail", .number(range: 1...100, defaultValue: 20),
-                        "Edge sharpening p: higher draws more and finer lines."),
+                        "How faint an edge still gets a line: higher draws more and finer lines."),
         FilterParameter("threshold", .number(range: 0...1.5, defaultValue: 0.35),
-                        "Tone below which the picture turns to ink: higher fills more shadow in black."),
+                        "Tone below which shadows get the wash (deep shadows, below half of it, solid ink)."),
         FilterParameter("sharpness", .number(range: 1...200, defaultValue: 40),
-                        "Steepness phi of the tanh threshold: higher is crisper, nearer pure black and white."),
+                        "How crisp the lines are: higher is nearer pure black, lower is greyer and softer."),
+        FilterParameter("wash", .number(range: 0...1, defaultValue: 0.6),
+                        "Strength of the grey wash in the shadows (0 = lines on white paper only)."),
     ]
 
     public init() {}
 
+    public var drawsOnPaper: Bool { true }
+
     public func apply(to crop: VipsImage, settings: FilterSettings, context: FilterContext) throws -> VipsImage {
-        let sigma = max(0.5, settings.number("line") * context.faceSize)
-        let grey = try crop.luminance()
-        let narrow = try grey.softened(sigma: sigma)
-        let wide = try grey.softened(sigma: sigma * 1.6)
-        let p = settings.number("detail")
-        let difference = try narrow.linear(1 + p, 0).subtract(wide.linear(p, 0))
-        let epsilon = settings.number("threshold"), phi = settings.number("sharpness")
-        // Above epsilon: paper (1). Below: 1 + tanh(phi (D - epsilon)), falling quickly to 0.
-        let soft = try difference.linear(phi, -phi * epsilon).math("tanh").linear(1, 1)
-        let ink = try difference.relational("moreeq", constant: [epsilon]).ifThenElse(VipsImage.constant(like: crop, 1), soft)
-        return try ink.clamped().unitToGreyRGB()
+        let face = context.faceSize
+        let grey = try crop.colourspace("b-w").extractBands(0).softened(sigma: max(0.5, 0.004 * face), eightBit: true).inMemory()
+        let lines = try PortraitOperations.flowLines(
+            grey, flowSigma: max(1, 0.02 * face), lineSigma: max(0.5, settings.number("line") * face),
+            flowLength: max(1.5, 0.025 * face), rho: 1 - 0.2 / settings.number("detail"),
+            sharpness: settings.number("sharpness") * 2).linear(1.0 / 255, 0)
+
+        // The wash: tones from a smooth copy, in two steps with soft edges (a brush, not a threshold).
+        let tone = try grey.softened(sigma: max(1, 0.012 * face), eightBit: true).linear(1.0 / 255, 0)
+        let threshold = settings.number("threshold"), wash = settings.number("wash")
+        let light = try tone.linear(-1 / 0.06, threshold / 0.06).clamped()          // 1 below the threshold
+        let deep = try tone.linear(-1 / 0.05, threshold * 0.45 / 0.05).clamped()   // 1 in deep shadow
+        let paper = try light.linear(-0.3 * wash, 1).subtract(deep.linear(0.55 * wash, 0))
+        return try lines.multiply(paper).clamped().unitToGreyRGB()
     }
 }

@@ -6,6 +6,7 @@ import Vips
 /// from the image. Colour dodge alone leaves flat areas blank and turns dark ones white, so a
 /// soft tone layer shades the darks back in, a light edge layer keeps contours in flat areas,
 /// and seeded paper grain shows through the graphite. Everything scales with the face size.
+/// With `colour`, the drawing takes the photo's hue and chroma (coloured pencil).
 public struct PencilFilter: SketchFilter {
     public let id = "pencil"
     public let name = "Pencil"
@@ -21,9 +22,13 @@ public struct PencilFilter: SketchFilter {
                         "Strength of the light outline layer that keeps contours in flat areas."),
         FilterParameter("grain", .number(range: 0...1, defaultValue: 0.3),
                         "Paper grain showing through the graphite."),
+        FilterParameter("colour", .number(range: 0...1, defaultValue: 0),
+                        "Coloured pencil: how much of the photo's colour the drawing takes (0 = graphite)."),
     ]
 
     public init() {}
+
+    public var drawsOnPaper: Bool { true }
 
     public func apply(to crop: VipsImage, settings: FilterSettings, context: FilterContext) throws -> VipsImage {
         let face = context.faceSize
@@ -54,6 +59,7 @@ public struct PencilFilter: SketchFilter {
         // drawing + k grain (0.2 + 0.8 (1 - drawing)), arranged to read the drawing once.
         let k = 0.12 * settings.number("grain")
         let textured = try drawing.multiply(grain.linear(-0.8 * k, 1)).add(grain.linear(k, 0))
-        return try textured.unitToGreyRGB() // its 8-bit cast clips to 0...1
+        // Its 8-bit cast clips to 0...1.
+        return try textured.unitToGreyRGB().tinted(like: crop, amount: settings.number("colour"))
     }
 }

@@ -22,10 +22,16 @@ public protocol SketchFilter: Sendable {
     /// crop as drawn so far and their output is used as is, so a sticker reaching past the
     /// ellipse (a beard below the chin) is not faded out.
     var blendsThroughFaceMask: Bool { get }
+
+    /// True for drawings on white paper (pencil, charcoal, ink, hatching): placed in a photo,
+    /// their lightness is matched to the photo's (`ToneMatch`), so a face drawn in a dark room
+    /// is not a white blob. False (the default) for styles that keep or set their own tones.
+    var drawsOnPaper: Bool { get }
 }
 
 extension SketchFilter {
     public var blendsThroughFaceMask: Bool { true }
+    public var drawsOnPaper: Bool { false }
 }
 
 /// What a filter knows about where it runs.

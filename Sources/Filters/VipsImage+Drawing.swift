@@ -16,6 +16,15 @@ extension VipsImage {
         return try VipsImage.bandjoin([grey, grey, grey]).reinterpreted(as: "srgb")
     }
 
+    /// A grey drawing (3-band 8-bit sRGB) given `amount` of the hue and chroma of `photo` at the
+    /// same pixels, its lightness kept: coloured pencil or pastel. The drawing itself at 0.
+    func tinted(like photo: VipsImage, amount: Double) throws -> VipsImage {
+        guard amount > 0 else { return self }
+        let lightness = try colourspace("lab").extractBands(0)
+        let chroma = try photo.colourspace("lab").extractBands(1, count: 2).linear(amount, 0)
+        return try VipsImage.bandjoin([lightness, chroma]).reinterpreted(as: "lab").colourspace("srgb").cast("uchar")
+    }
+
     /// Clamps every value to `lower...upper` (float out).
     ///
     /// The median of (value, lower, upper): one operation that reads `self` once. (A test and

@@ -5,9 +5,7 @@ import Vips
 @Suite struct CharcoalFilterTests {
     @Test func darkerTonesGetDenserStrokes() throws {
         let levels: [Double] = [40, 120, 220]
-        let covered = try levels.map { try FilterBench.fractionBelow(128, in: FilterBench.render("charcoal", FilterBench.flat($0))) }
         let means = try levels.map { try FilterBench.meanLevel(FilterBench.render("charcoal", FilterBench.flat($0))) }
-        #expect(covered[0] > covered[1] && covered[1] >= covered[2], "dark coverage \(covered)")
         #expect(means[0] < means[1] - 15 && means[1] < means[2] - 15, "means \(means)")
     }
 

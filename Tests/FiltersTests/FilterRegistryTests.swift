@@ -23,7 +23,7 @@ import Testing
         #expect(settings.number("stroke") == 0.03) // default
         #expect(throws: FilterError.self) { try registry.settings(for: "pencil", assignments: ["darkness": "99"]) }
         #expect(throws: FilterError.self) { try registry.settings(for: "pencil", assignments: ["darkness": "dark"]) }
-        #expect(throws: FilterError.self) { try registry.settings(for: "pencil", assignments: ["colour": "1"]) }
+        #expect(throws: FilterError.self) { try registry.settings(for: "pencil", assignments: ["hue": "1"]) }
     }
 
     @Test func parameterKindsParse() throws {

@@ -1,11 +1,14 @@
 import Foundation
 
 /// Draws styled faces into a photo: each style runs on a padded crop only and is blended back
-/// through a feathered elliptical mask.
+/// through each face's region (`RenderOptions.region`): a soft matte of the head (or face, or
+/// person) found per face, or the feathered ellipse. Drawings on paper have their lightness
+/// matched to the photo's there (`RenderOptions.tone`), so they sit in it.
 ///
 /// Faces whose padded regions overlap are handled as one group: the filter runs once on the
-/// group's crop and the faces' ellipses are merged (per-pixel maximum) into one mask, so
-/// overlapping faces show no seam.
+/// group's crop and the faces' regions are merged (per-pixel maximum) into one mask per style,
+/// so overlapping faces show no seam; each face's matte treats the other faces as background,
+/// so neighbours' heads stay apart.
 ///
 /// With a background style, that style is drawn over the whole photo first and each face
 /// region shows the face (styled, or as photographed) through its mask, over that background.
@@ -19,11 +22,7 @@ public struct FaceCompositor: Sendable {
 
     /// A pure function of the image and the faces; the input image is not changed.
     public func render(_ image: VipsImage, faces: [StyledFace]) throws -> VipsImage {
-        let bounds = PixelRect(x: 0, y: 0, width: image.width, height: image.height)
-        let regions = faces.compactMap { face -> (StyledFace, PixelRect)? in
-            guard let r = PixelRect(enclosing: face.box.grown(by: options.boxScale))?.clipped(to: bounds) else { return nil }
-            return (face, r)
-        }
+        let regions = placed(faces, in: image)
         let backdrop = try background(for: image, faces: regions.map(\.0))
         // Groups are drawn one after another: drawing them side by side measured no faster in a
         // batch (libvips already spreads each crop over the cores) and cost ~25 MB more at peak.
@@ -35,12 +34,48 @@ public struct FaceCompositor: Sendable {
         return out
     }
 
+    /// The faces' regions as one 8-bit mask the size of `image` (255 = styled), as `render`
+    /// blends them: for measuring and showing where styles reach.
+    public func regionMask(_ image: VipsImage, faces: [StyledFace]) throws -> VipsImage {
+        let regions = placed(faces, in: image)
+        var out = try VipsImage.solid(width: image.width, height: image.height, pixel: [0])
+        for group in Self.overlapGroups(regions.map(\.1)) {
+            let members = group.map { regions[$0] }
+            let rect = members.map(\.1).reduce(members[0].1) { $0.union($1) }
+            let crop = try image.crop(x: rect.x, y: rect.y, width: rect.width, height: rect.height)
+            let mask = try self.mask(for: members.map(\.0), of: members.map(\.0), crop: crop, in: rect)
+            out = try out.inserting(mask, x: rect.x, y: rect.y)
+        }
+        return out
+    }
+
+    /// Each usable face with the part of the image its region can reach.
+    private func placed(_ faces: [StyledFace], in image: VipsImage) -> [(StyledFace, PixelRect)] {
+        let bounds = PixelRect(x: 0, y: 0, width: image.width, height: image.height)
+        return faces.compactMap { face in
+            guard let r = PixelRect(enclosing: reach(of: face.box))?.clipped(to: bounds) else { return nil }
+            return (face, r)
+        }
+    }
+
+    /// The part of the photo a face's region can cover: the grown box for the ellipse; for the
+    /// mattes, the largest head (with its hair), face or person the face box can belong to.
+    func reach(of box: FaceBox) -> FaceBox {
+        let w = box.width, h = box.height
+        switch options.region {
+        case .ellipse: return box.grown(by: options.boxScale)
+        case .face: return box.grown(by: 1.6)
+        case .head: return FaceBox(x: box.x - 0.5 * w, y: box.y - 0.85 * h, width: 2 * w, height: 2.5 * h)
+        case .person: return FaceBox(x: box.x - 1.3 * w, y: box.y - 0.85 * h, width: 3.6 * w, height: 5.85 * h)
+        }
+    }
+
     /// One group of overlapping faces, drawn on its crop and computed into memory (once: the
     /// export then streams the photo past it without re-running the filter for every strip).
     private func drawGroup(_ members: [(StyledFace, PixelRect)], image: VipsImage, backdrop: VipsImage?) throws -> (VipsImage, PixelRect) {
         let rect = members.map(\.1).reduce(members[0].1) { $0.union($1) }
         let faces = members.map(\.0)
-        let crop = try image.crop(x: rect.x, y: rect.y, width: rect.width, height: rect.height)
+        let crop = try image.crop(x: rect.x, y: rect.y, width: rect.width, height: rect.height).inMemory()
         // Faces are blended over the background style where there is one, else over the photo.
         var drawn = try backdrop?.crop(x: rect.x, y: rect.y, width: rect.width, height: rect.height) ?? crop
         // One pass per distinct style in the group, in the order faces were given.
@@ -51,16 +86,40 @@ public struct FaceCompositor: Sendable {
             let filter = try registry.filter(style.filterID)
             let faceSize = styled.map { min($0.box.width, $0.box.height) }.reduce(0, +) / Double(styled.count)
             let regions = styled.map { FaceRegion(box: $0.box, landmarks: $0.landmarks, in: rect) }
-            let context = FilterContext(faceSize: max(faceSize, 1), seed: Self.seed(for: styled[0].box), faces: regions)
+            let context = FilterContext(faceSize: max(faceSize, 1), seed: Self.seed(for: styled[0]), faces: regions)
             if !filter.blendsThroughFaceMask {
                 drawn = try filter.apply(to: drawn, settings: style.settings, context: context)
                 continue
             }
-            let filtered = try filter.apply(to: crop, settings: style.settings, context: context)
-            let mask = try mask(for: styled.map(\.box), in: rect)
+            var filtered = try Self.apply(filter, to: crop, settings: style.settings, context: context)
+            if filter.drawsOnPaper && options.tone == .photo {
+                filtered = try ToneMatch.apply(filtered, like: crop, reach: 0.12 * max(faceSize, 1))
+            }
+            let mask = try mask(for: styled, of: faces, crop: crop, in: rect)
             drawn = try mask.ifThenElse(filtered, drawn, blend: true)
         }
         return (try drawn.inMemory(), rect)
+    }
+
+    /// Faces smaller than this (shorter side, pixels) are drawn on an enlarged copy of their
+    /// crop and scaled back: strokes get room to be strokes, not noise, and come out fine and
+    /// antialiased, so a small face carries the detail it can instead of turning into a flat oval.
+    static let smallFace = 100.0
+
+    /// Runs a filter, enlarging the crop first (at most 3×) for small faces.
+    static func apply(_ filter: any SketchFilter, to crop: VipsImage, settings: FilterSettings, context: FilterContext) throws -> VipsImage {
+        let factor = min(3, smallFace / context.faceSize)
+        guard factor > 1.2 else { return try filter.apply(to: crop, settings: settings, context: context) }
+        let large = try crop.resize(scale: factor)
+        let faces = context.faces.map { f in
+            FaceRegion(x: f.x * factor, y: f.y * factor, width: f.width * factor, height: f.height * factor,
+                       landmarks: f.landmarks.map { $0 * factor })
+        }
+        let scaled = FilterContext(faceSize: context.faceSize * factor, seed: context.seed, faces: faces)
+        let drawn = try filter.apply(to: large, settings: settings, context: scaled)
+        return try drawn.resize(scale: Double(crop.width) / Double(large.width), verticalScale: Double(crop.height) / Double(large.height))
+            .embed(x: 0, y: 0, width: crop.width, height: crop.height, extend: "copy")
+            .crop(x: 0, y: 0, width: crop.width, height: crop.height).cast("uchar")
     }
 
     /// The background style drawn over the whole image, or nil when there is none. Its
@@ -72,6 +131,29 @@ public struct FaceCompositor: Sendable {
         let faceSize = sizes.isEmpty ? Double(min(image.width, image.height)) / 5 : sizes.reduce(0, +) / Double(sizes.count)
         let context = FilterContext(faceSize: max(faceSize, 1), seed: 0x5ce7e)
         return try filter.apply(to: image, settings: style.settings, context: context)
+    }
+
+    /// One 8-bit mask over `crop` (the image at `rect`) for the faces `styled`, among all the
+    /// faces of the group `all`: each face's region, merged by per-pixel maximum.
+    func mask(for styled: [StyledFace], of all: [StyledFace], crop: VipsImage, in rect: PixelRect) throws -> VipsImage {
+        guard let kind = options.region.matte else { return try mask(for: styled.map(\.box), in: rect) }
+        let bounds = PixelRect(x: 0, y: 0, width: rect.width, height: rect.height)
+        let mattes = try styled.compactMap { face -> VipsImage? in
+            // Each matte on the face's own reach: the cut runs on as little as it needs.
+            let shifted = FaceRegion(box: face.box, landmarks: face.landmarks, in: rect)
+            let local = FaceBox(x: shifted.x, y: shifted.y, width: shifted.width, height: shifted.height)
+            guard let own = PixelRect(enclosing: reach(of: local))?.clipped(to: bounds) else { return nil }
+            let others = all.filter { $0 != face }.map { FaceRegion(box: $0.box, landmarks: $0.landmarks, in: rect) }
+            let faces = ([shifted] + others).map { region in
+                FaceRegion(x: region.x - Double(own.x), y: region.y - Double(own.y), width: region.width,
+                           height: region.height, landmarks: region.landmarks.map { $0 - SIMD2(Double(own.x), Double(own.y)) })
+            }
+            let part = try crop.crop(x: own.x, y: own.y, width: own.width, height: own.height)
+            let matte = try PortraitOperations.regionMatte(of: part, faces: faces, target: 0, region: kind, workSize: 56)
+            return try matte.embed(x: own.x, y: own.y, width: rect.width, height: rect.height)
+        }
+        guard !mattes.isEmpty else { return try VipsImage.solid(width: rect.width, height: rect.height, pixel: [0]) }
+        return mattes.count == 1 ? mattes[0] : try VipsImage.bandrank(mattes, index: mattes.count - 1)
     }
 
     /// One 8-bit mask over `rect`: 255 inside each face's ellipse, fading to 0 at its rim.
@@ -110,9 +192,11 @@ public struct FaceCompositor: Sendable {
         return groups.values.sorted { $0[0] < $1[0] }
     }
 
-    /// A stable seed from a face's position, so textures do not change between renders.
-    static func seed(for box: FaceBox) -> Int {
-        (Int(box.x.rounded()) &* 73_856_093) ^ (Int(box.y.rounded()) &* 19_349_663) & 0x7fff_ffff
+    /// The seed of a face's textures, so they do not change between renders: the one place
+    /// seeds are made (from the face's position).
+    static func seed(for face: StyledFace) -> Int {
+        let box = face.box
+        return (Int(box.x.rounded()) &* 73_856_093) ^ (Int(box.y.rounded()) &* 19_349_663) & 0x7fff_ffff
     }
 }
 

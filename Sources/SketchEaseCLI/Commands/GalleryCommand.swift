@@ -18,6 +18,12 @@ struct GalleryCommand: ParsableCommand {
     @Option(help: "Height of each face in the sheet, in pixels.")
     var cellHeight: Int = 200
 
+    @Option(help: ArgumentHelp("What each style covers: face, head, person or ellipse.", valueName: "region"))
+    var region: RenderOptions.Region = .head
+
+    @Option(help: ArgumentHelp("Drawings' lightness: photo or paper.", valueName: "tone"))
+    var tone: RenderOptions.Tone = .photo
+
     @OptionGroup var detection: DetectionFlags
 
     @OptionGroup var limits: PixelLimitFlag
@@ -52,7 +58,8 @@ struct GalleryCommand: ParsableCommand {
             Terminal.error("no faces to draw: nothing written to \(out)")
             throw ExitCode.failure
         }
-        let gallery = StyleGallery(columns: try StyleGallery.standardColumns(), cellHeight: cellHeight)
+        let gallery = StyleGallery(columns: try StyleGallery.standardColumns(), cellHeight: cellHeight,
+                                   render: RenderOptions(region: region, tone: tone))
         let sheet = try gallery.render(faces: faces)
         // Like every export: written atomically, the photos' metadata (GPS...) left out.
         try ImageExporter.write(sheet, to: out, options: ExportOptions(compression: 9, overwrite: true, namedDestination: true))

@@ -1,6 +1,9 @@
 import ArgumentParser
 import SketchEase
 
+extension RenderOptions.Region: ExpressibleByArgument {}
+extension RenderOptions.Tone: ExpressibleByArgument {}
+
 /// `--filter NAME --param key=value ...`, the background style, and how faces are cut out.
 struct StyleFlags: ParsableArguments {
     @Option(name: .shortAndLong, help: "Sketch style for every face (see `sketchease filters`).",
@@ -17,10 +20,16 @@ struct StyleFlags: ParsableArguments {
     @Option(name: .customLong("background-param"), help: ArgumentHelp("A parameter of the background style, repeatable.", valueName: "key=value"))
     var backgroundParameters: [String] = []
 
-    @Option(parsing: .unconditional, help: "Grow each face box by this factor before sketching (covers hair and chin), 1 to 3.")
+    @Option(help: ArgumentHelp("What a style covers: face, head (with hair and ears), person (down to the shoulders), or ellipse (the grown face box, --box-scale and --feather).", valueName: "region"))
+    var region: RenderOptions.Region = .head
+
+    @Option(help: ArgumentHelp("Drawings' lightness: photo (matched to the photo, so a face sits in it) or paper (white paper, as drawn).", valueName: "tone"))
+    var tone: RenderOptions.Tone = .photo
+
+    @Option(parsing: .unconditional, help: "With --region ellipse: grow each face box by this factor before sketching, 1 to 3.")
     var boxScale: Double = 1.3
 
-    @Option(parsing: .unconditional, help: "Soft edge of the face mask, as a fraction of its radius, 0 (hard edge) to 1.")
+    @Option(parsing: .unconditional, help: "With --region ellipse: soft edge of the ellipse, as a fraction of its radius, 0 (hard edge) to 1.")
     var feather: Double = 0.3
 
     /// Every value is checked here, before any photo is opened, so a mistake is reported with
@@ -61,8 +70,9 @@ struct StyleFlags: ParsableArguments {
         }
     }
 
-    /// Box scale, feather and the background style.
+    /// Region, tone, box scale, feather and the background style.
     func renderOptions(registry: FilterRegistry = .standard) throws -> RenderOptions {
-        RenderOptions(boxScale: boxScale, feather: feather, background: try backgroundStyle(registry: registry))
+        RenderOptions(boxScale: boxScale, feather: feather, background: try backgroundStyle(registry: registry),
+                      region: region, tone: tone)
     }
 }

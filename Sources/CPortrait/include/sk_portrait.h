@@ -1,0 +1,60 @@
+/*
+ * CPortrait: OpenCV image operations the sketch styles and the compositor need that libvips
+ * has no operation for, behind extern "C". Every function catches every C++ exception and
+ * returns 0 on success or -1 with a message in `error` (at most error_size bytes, terminated).
+ * Images are packed 8-bit pixels, row-major; outputs are written into caller-owned buffers of
+ * the same width and height. Nothing here keeps state between calls, and every result is a
+ * pure function of the arguments (GrabCut's random generator is seeded on each call).
+ */
+#ifndef SKETCHEASE_CPORTRAIT_H
+#define SKETCHEASE_CPORTRAIT_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One face in a crop: its box and, when has_landmarks, five landmarks (x, y pairs: eyes
+ * image-left then image-right, nose tip, mouth corners image-left then image-right). */
+typedef struct {
+    float x, y, width, height;
+    float landmarks[10];
+    int has_landmarks;
+} sk_face_seed;
+
+/* What a matte covers. */
+enum { SK_REGION_FACE = 0, SK_REGION_HEAD = 1, SK_REGION_PERSON = 2 };
+
+/* The soft alpha matte (0...255) of face `target` among `count` faces in an RGB crop:
+ * GrabCut on a copy reduced so the face is about `work_size` pixels across, seeded from the
+ * box and landmarks (the other faces' centres are background, which keeps neighbours apart),
+ * then enlarged and refined by a guided filter on the full-size crop so hair edges are soft. */
+int sk_region_matte(const unsigned char *rgb, int width, int height,
+                    const sk_face_seed *faces, int count, int target, int region, float work_size,
+                    unsigned char *alpha, char *error, int error_size);
+
+/* Coherent lines by the flow-based difference of gaussians (Kang, Lee & Chui 2007) on a grey
+ * image: a DoG across the edge tangent flow (structure tensor smoothed over flow_sigma),
+ * accumulated along the flow over sigma_m; 255 = paper, darker = ink. sigma_c is the line
+ * width, rho the DoG's negative lobe weight (0.9...1), phi the steepness of the soft threshold. */
+int sk_flow_lines(const unsigned char *grey, int width, int height, float flow_sigma,
+                  float sigma_c, float sigma_m, float rho, float phi,
+                  unsigned char *out, char *error, int error_size);
+
+/* Hatching strokes by line integral convolution of seeded sparse noise along the edge
+ * tangent flow, rotated by `angle` degrees (0 = along the flow, 90 = across it). `density`
+ * (0...255, one per pixel) is the chance a pixel seeds a stroke; strokes are `length` pixels
+ * long and about `width` wide. 255 = paper, darker = stroke. */
+int sk_flow_hatching(const unsigned char *grey, const unsigned char *density, int width, int height,
+                     float flow_sigma, float angle, float length, float width_px, unsigned seed,
+                     unsigned char *out, char *error, int error_size);
+
+/* An edge-preserving smoothing of an RGB image: `iterations` bilateral filters of diameter
+ * about 6 sigma_space with colour sigma sigma_colour (in 8-bit levels). */
+int sk_bilateral(const unsigned char *rgb, int width, int height, float sigma_space,
+                 float sigma_colour, int iterations, unsigned char *out, char *error, int error_size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

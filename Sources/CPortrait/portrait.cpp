@@ -1,0 +1,435 @@
+// CPortrait: OpenCV behind extern "C" for the compositor's region mattes and the styles'
+// flow-following strokes. Every entry point catches every exception (see sk_portrait.h).
+#include "sk_portrait.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <exception>
+#include <vector>
+
+#include <opencv2/core.hpp>
+#include <opencv2/imgproc.hpp>
+
+namespace {
+
+void setError(char *error, int size, const char *message) {
+    if (!error || size <= 0) return;
+    std::strncpy(error, message, size - 1);
+    error[size - 1] = '\0';
+}
+
+template <typename Body>
+int guarded(char *error, int size, Body body) {
+    try {
+        body();
+        return 0;
+    } catch (const cv::Exception &e) {
+        setError(error, size, e.what());
+    } catch (const std::exception &e) {
+        setError(error, size, e.what());
+    } catch (...) {
+        setError(error, size, "unknown C++ exception");
+    }
+    return -1;
+}
+
+void checkImage(const void *pixels, int width, int height) {
+    if (!pixels || width <= 0 || height <= 0 || width > 30000 || height > 30000)
+        throw std::invalid_argument("image must be 1...30000 pixels on each side");
+}
+
+// MARK: Region matte
+
+/// A face's own frame in some image's coordinates: centre, unit vectors across (eye line) and
+/// down, and its size.
+struct FaceFrame {
+    cv::Point2f centre, across, down;
+    float width, height;
+
+    FaceFrame(const sk_face_seed &f, float sx, float sy) {
+        width = f.width * sx;
+        height = f.height * sy;
+        across = {1, 0};
+        centre = {(f.x + f.width / 2) * sx, (f.y + f.height * 0.52f) * sy};
+        if (f.has_landmarks) {
+            cv::Point2f le(f.landmarks[0] * sx, f.landmarks[1] * sy), re(f.landmarks[2] * sx, f.landmarks[3] * sy);
+            cv::Point2f eyes = re - le;
+            float len = std::sqrt(eyes.dot(eyes));
+            if (len > 1e-3f) across = eyes / len;
+            cv::Point2f sum(0, 0);
+            for (int i = 0; i < 5; i++) sum += cv::Point2f(f.landmarks[2 * i] * sx, f.landmarks[2 * i + 1] * sy);
+            centre = sum / 5.0f;
+        }
+        down = {-across.y, across.x};
+    }
+
+    float angleDegrees() const { return std::atan2(across.y, across.x) * 180.0f / float(CV_PI); }
+
+    /// A point `a` widths across and `d` heights down from the centre.
+    cv::Point2f at(float a, float d) const { return centre + across * (a * width) + down * (d * height); }
+
+    /// Fills an ellipse centred `d` heights down, with semi-axes in widths and heights.
+    void ellipse(cv::Mat &mask, float d, float ra, float rd, int value) const {
+        cv::ellipse(mask, cv::RotatedRect(at(0, d), cv::Size2f(2 * ra * width, 2 * rd * height), angleDegrees()),
+                    cv::Scalar(value), cv::FILLED);
+    }
+
+    /// Fills a quadrilateral from `d0` to `d1` heights down, `w0` and `w1` widths wide there.
+    void band(cv::Mat &mask, float d0, float d1, float w0, float w1, int value) const {
+        std::vector<cv::Point> quad;
+        for (cv::Point2f p : {at(-w0 / 2, d0), at(w0 / 2, d0), at(w1 / 2, d1), at(-w1 / 2, d1)})
+            quad.emplace_back(cvRound(p.x), cvRound(p.y));
+        cv::fillConvexPoly(mask, quad, cv::Scalar(value));
+    }
+};
+
+/// The shape a region can at most reach (value 255), for a face frame.
+void outerLimit(cv::Mat &mask, const FaceFrame &frame, int region) {
+    switch (region) {
+    case SK_REGION_FACE: frame.ellipse(mask, 0.02f, 0.62f, 0.78f, 255); break;
+    case SK_REGION_HEAD:
+        frame.ellipse(mask, -0.18f, 0.9f, 1.08f, 255);
+        frame.band(mask, 0.3f, 1.05f, 0.9f, 1.3f, 255); // neck
+        break;
+    default:
+        frame.ellipse(mask, -0.18f, 0.9f, 1.08f, 255);
+        frame.band(mask, 0.3f, 1.0f, 1.0f, 3.4f, 255);     // neck to shoulders
+        frame.band(mask, 1.0f, 4.2f, 3.4f, 3.4f, 255);     // body, to the bottom of the reach
+        break;
+    }
+}
+
+/// GrabCut seeds: what is surely the face, what is likely the region, the rest likely not.
+void seeds(cv::Mat &mask, const FaceFrame &frame, int region) {
+    mask.setTo(cv::GC_BGD);
+    cv::Mat limit = cv::Mat::zeros(mask.size(), CV_8U);
+    outerLimit(limit, frame, region);
+    mask.setTo(cv::GC_PR_BGD, limit);
+    switch (region) {
+    case SK_REGION_FACE: frame.ellipse(mask, 0.02f, 0.5f, 0.66f, cv::GC_PR_FGD); break;
+    case SK_REGION_HEAD:
+        frame.ellipse(mask, -0.15f, 0.62f, 0.86f, cv::GC_PR_FGD);
+        frame.band(mask, 0.3f, 0.8f, 0.5f, 0.5f, cv::GC_PR_FGD);
+        break;
+    default:
+        frame.ellipse(mask, -0.15f, 0.62f, 0.86f, cv::GC_PR_FGD);
+        frame.band(mask, 0.3f, 0.85f, 0.5f, 0.6f, cv::GC_PR_FGD);
+        frame.band(mask, 0.95f, 4.2f, 1.6f, 1.6f, cv::GC_PR_FGD);
+        break;
+    }
+    frame.ellipse(mask, 0.0f, 0.3f, 0.38f, cv::GC_FGD); // eyes, nose and mouth
+}
+
+/// The guided filter (He, Sun & Tang 2010) of `p` with grey guide `guide`, both float 0...1.
+cv::Mat guidedFilter(const cv::Mat &guide, const cv::Mat &p, int radius, double eps) {
+    cv::Size k(2 * radius + 1, 2 * radius + 1);
+    auto mean = [&](const cv::Mat &m) {
+        cv::Mat out;
+        cv::boxFilter(m, out, CV_32F, k, cv::Point(-1, -1), true, cv::BORDER_REFLECT);
+        return out;
+    };
+    cv::Mat meanI = mean(guide), meanP = mean(p);
+    cv::Mat varI = mean(guide.mul(guide)) - meanI.mul(meanI);
+    cv::Mat covIP = mean(guide.mul(p)) - meanI.mul(meanP);
+    cv::Mat a = covIP / (varI + eps);
+    cv::Mat b = meanP - a.mul(meanI);
+    return mean(a).mul(guide) + mean(b);
+}
+
+/// The connected parts of `fg` that touch `core`, with their holes filled.
+cv::Mat attachedToCore(const cv::Mat &fg, const cv::Mat &core) {
+    cv::Mat labels;
+    int n = cv::connectedComponents(fg, labels, 8, CV_32S);
+    std::vector<uint8_t> keep(n, 0);
+    for (int y = 0; y < fg.rows; y++)
+        for (int x = 0; x < fg.cols; x++)
+            if (core.at<uint8_t>(y, x) && labels.at<int>(y, x) > 0) keep[labels.at<int>(y, x)] = 1;
+    cv::Mat kept = cv::Mat::zeros(fg.size(), CV_8U);
+    for (int y = 0; y < fg.rows; y++)
+        for (int x = 0; x < fg.cols; x++)
+            if (keep[labels.at<int>(y, x)]) kept.at<uint8_t>(y, x) = 255;
+    std::vector<std::vector<cv::Point>> contours;
+    cv::findContours(kept.clone(), contours, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_SIMPLE);
+    cv::drawContours(kept, contours, -1, cv::Scalar(255), cv::FILLED);
+    return kept;
+}
+
+void regionMatte(const unsigned char *rgb, int width, int height, const sk_face_seed *faces, int count,
+                 int target, int region, float workSize, unsigned char *alpha) {
+    checkImage(rgb, width, height);
+    if (!faces || count <= 0 || target < 0 || target >= count) throw std::invalid_argument("no such face");
+    if (region < SK_REGION_FACE || region > SK_REGION_PERSON) throw std::invalid_argument("unknown region");
+    const sk_face_seed &face = faces[target];
+    float faceSize = std::min(face.width, face.height);
+    if (!(faceSize > 0)) throw std::invalid_argument("empty face box");
+    cv::Mat crop(height, width, CV_8UC3, const_cast<unsigned char *>(rgb));
+
+    // GrabCut on a reduced copy: the face about workSize pixels across.
+    double scale = std::min(1.0, double(std::max(workSize, 16.0f)) / faceSize);
+    cv::Size smallSize(std::max(8, int(std::lround(width * scale))), std::max(8, int(std::lround(height * scale))));
+    float sx = float(smallSize.width) / width, sy = float(smallSize.height) / height;
+    cv::Mat small;
+    cv::resize(crop, small, smallSize, 0, 0, cv::INTER_AREA);
+    FaceFrame frame(face, sx, sy);
+
+    cv::Mat mask(smallSize, CV_8U);
+    seeds(mask, frame, region);
+    // Every other face's centre is surely not this face's region: neighbours stay apart.
+    for (int i = 0; i < count; i++)
+        if (i != target) FaceFrame(faces[i], sx, sy).ellipse(mask, 0.0f, 0.3f, 0.38f, cv::GC_BGD);
+    cv::Mat core = (mask == cv::GC_FGD);
+    cv::Mat prior = (mask == cv::GC_FGD) | (mask == cv::GC_PR_FGD);
+
+    cv::Mat fg = prior.clone();
+    int background = cv::countNonZero((mask == cv::GC_BGD) | (mask == cv::GC_PR_BGD));
+    if (cv::countNonZero(core) > 0 && background > 32) {
+        cv::theRNG().state = 0x5ce7e; // GrabCut's k-means starts from the thread's generator
+        cv::Mat bgModel, fgModel;
+        cv::grabCut(small, mask, cv::Rect(), bgModel, fgModel, 4, cv::GC_INIT_WITH_MASK);
+        fg = (mask == cv::GC_FGD) | (mask == cv::GC_PR_FGD);
+        // Close small gaps (strands, glasses' rims), keep what hangs together with the face.
+        int k = std::max(1, int(std::lround(frame.width * 0.06f))) | 1;
+        cv::morphologyEx(fg, fg, cv::MORPH_CLOSE, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(k, k)));
+        fg = attachedToCore(fg, core);
+        // A cut that lost most of the likely region, or ran far past it, is not trusted.
+        double kept = cv::countNonZero(fg & prior), expected = cv::countNonZero(prior);
+        if (kept < 0.45 * expected) fg = prior.clone();
+    }
+
+    // Soft at low resolution, enlarged, then snapped to the full-size crop's edges.
+    cv::Mat soft;
+    fg.convertTo(soft, CV_32F, 1.0 / 255);
+    cv::GaussianBlur(soft, soft, cv::Size(), std::max(0.6, frame.width * 0.015));
+    cv::Mat p;
+    cv::resize(soft, p, crop.size(), 0, 0, cv::INTER_LINEAR);
+    cv::Mat grey;
+    cv::cvtColor(crop, grey, cv::COLOR_RGB2GRAY);
+    grey.convertTo(grey, CV_32F, 1.0 / 255);
+    int radius = std::max(2, int(std::lround(faceSize * 0.035f)));
+    cv::Mat q = guidedFilter(grey, p, radius, 2e-3);
+
+    // Never past the outer limit, which fades out before it (no edge where the crop ends).
+    cv::Mat limit = cv::Mat::zeros(crop.size(), CV_8U);
+    outerLimit(limit, FaceFrame(face, 1, 1), region);
+    cv::Mat fade;
+    limit.convertTo(fade, CV_32F, 1.0 / 255);
+    cv::GaussianBlur(fade, fade, cv::Size(), std::max(1.0, faceSize * 0.04));
+    fade = cv::min(fade * 2.0 - 0.2, 1.0);
+    q = cv::min(q, fade);
+    cv::Mat out(height, width, CV_8U, alpha);
+    q.convertTo(out, CV_8U, 255.0); // saturates to 0...255
+}
+
+// MARK: Edge tangent flow
+
+/// The edge tangent flow of a grey float image: unit tangents (along edges) from the
+/// structure tensor smoothed over `sigma`; flat areas lean towards the diagonal.
+void tangentFlow(const cv::Mat &grey, float sigma, cv::Mat &tx, cv::Mat &ty) {
+    cv::Mat gx, gy;
+    cv::Sobel(grey, gx, CV_32F, 1, 0, 3, 0.25);
+    cv::Sobel(grey, gy, CV_32F, 0, 1, 3, 0.25);
+    cv::Mat e = gx.mul(gx), f = gx.mul(gy), g = gy.mul(gy);
+    cv::Size none;
+    cv::GaussianBlur(e, e, none, sigma);
+    cv::GaussianBlur(f, f, none, sigma);
+    cv::GaussianBlur(g, g, none, sigma);
+    tx.create(grey.size(), CV_32F);
+    ty.create(grey.size(), CV_32F);
+    const float bias = 1e-5f; // a faint diagonal gradient where the image says nothing
+    for (int y = 0; y < grey.rows; y++) {
+        const float *E = e.ptr<float>(y), *F = f.ptr<float>(y), *G = g.ptr<float>(y);
+        float *TX = tx.ptr<float>(y), *TY = ty.ptr<float>(y);
+        for (int x = 0; x < grey.cols; x++) {
+            float ee = E[x] + bias * 0.5f, ff = F[x] + bias * 0.5f, gg = G[x] + bias * 0.5f;
+            float root = std::sqrt((ee - gg) * (ee - gg) + 4 * ff * ff);
+            float l1 = (ee + gg + root) / 2;
+            float vx = ff, vy = l1 - ee; // the gradient's direction
+            if (vx * vx + vy * vy < 1e-12f) { vx = l1 - gg; vy = ff; }
+            float len = std::sqrt(vx * vx + vy * vy);
+            if (len < 1e-9f) { vx = 0.7071f; vy = 0.7071f; len = 1; }
+            TX[x] = -vy / len;
+            TY[x] = vx / len;
+        }
+    }
+}
+
+float bilinear(const cv::Mat &m, float x, float y) {
+    x = std::min(std::max(x, 0.0f), float(m.cols - 1));
+    y = std::min(std::max(y, 0.0f), float(m.rows - 1));
+    int x0 = int(x), y0 = int(y);
+    int x1 = std::min(x0 + 1, m.cols - 1), y1 = std::min(y0 + 1, m.rows - 1);
+    float fx = x - x0, fy = y - y0;
+    const float *r0 = m.ptr<float>(y0), *r1 = m.ptr<float>(y1);
+    return (r0[x0] * (1 - fx) + r0[x1] * fx) * (1 - fy) + (r1[x0] * (1 - fx) + r1[x1] * fx) * fy;
+}
+
+/// Walks the streamline of the (tx, ty) field rotated by (c, s) through (x, y), `steps` unit
+/// steps each way, calling visit(px, py, distance) for every point, the start included.
+template <typename Visit>
+void streamline(const cv::Mat &tx, const cv::Mat &ty, float c, float s, int x, int y, int steps, Visit visit) {
+    visit(float(x), float(y), 0);
+    for (int sign : {1, -1}) {
+        float px = float(x), py = float(y);
+        float dx = (tx.at<float>(y, x) * c - ty.at<float>(y, x) * s) * sign;
+        float dy = (tx.at<float>(y, x) * s + ty.at<float>(y, x) * c) * sign;
+        for (int i = 1; i <= steps; i++) {
+            px += dx;
+            py += dy;
+            if (px < 0 || py < 0 || px > tx.cols - 1 || py > tx.rows - 1) break;
+            visit(px, py, float(i));
+            int ix = int(px + 0.5f), iy = int(py + 0.5f);
+            float nx = tx.at<float>(iy, ix) * c - ty.at<float>(iy, ix) * s;
+            float ny = tx.at<float>(iy, ix) * s + ty.at<float>(iy, ix) * c;
+            if (nx * dx + ny * dy < 0) { nx = -nx; ny = -ny; } // tangents have no sign: keep going the same way
+            dx = nx;
+            dy = ny;
+        }
+    }
+}
+
+void flowLines(const unsigned char *greyBytes, int width, int height, float flowSigma, float sigmaC,
+               float sigmaM, float rho, float phi, unsigned char *outBytes) {
+    checkImage(greyBytes, width, height);
+    cv::Mat grey;
+    cv::Mat(height, width, CV_8U, const_cast<unsigned char *>(greyBytes)).convertTo(grey, CV_32F, 1.0 / 255);
+    cv::Mat tx, ty;
+    tangentFlow(grey, std::max(0.5f, flowSigma), tx, ty);
+
+    // The DoG across the flow: normalised gaussians of sigma_c and 1.6 sigma_c.
+    sigmaC = std::max(0.4f, sigmaC);
+    float sigmaS = 1.6f * sigmaC;
+    int reach = int(std::ceil(2.5f * sigmaS));
+    std::vector<float> across(2 * reach + 1);
+    {
+        double sumC = 0, sumS = 0;
+        std::vector<double> gc(across.size()), gs(across.size());
+        for (int i = -reach; i <= reach; i++) {
+            gc[i + reach] = std::exp(-0.5 * i * i / (sigmaC * sigmaC));
+            gs[i + reach] = std::exp(-0.5 * i * i / (sigmaS * sigmaS));
+            sumC += gc[i + reach];
+            sumS += gs[i + reach];
+        }
+        for (size_t i = 0; i < across.size(); i++) across[i] = float(gc[i] / sumC - rho * gs[i] / sumS);
+    }
+    cv::Mat dog(grey.size(), CV_32F);
+    cv::parallel_for_(cv::Range(0, height), [&](const cv::Range &rows) {
+        for (int y = rows.start; y < rows.end; y++)
+            for (int x = 0; x < width; x++) {
+                float gx = ty.at<float>(y, x), gy = -tx.at<float>(y, x); // across the edge
+                float sum = 0;
+                for (int i = -reach; i <= reach; i++) sum += across[i + reach] * bilinear(grey, x + i * gx, y + i * gy);
+                dog.at<float>(y, x) = sum;
+            }
+    });
+    // Accumulated along the flow, then soft-thresholded: ink where the sum is negative.
+    sigmaM = std::max(0.5f, sigmaM);
+    int steps = int(std::ceil(2 * sigmaM));
+    cv::Mat out(height, width, CV_8U, outBytes);
+    cv::parallel_for_(cv::Range(0, height), [&](const cv::Range &rows) {
+        for (int y = rows.start; y < rows.end; y++)
+            for (int x = 0; x < width; x++) {
+                float sum = 0, weights = 0;
+                streamline(tx, ty, 1, 0, x, y, steps, [&](float px, float py, float d) {
+                    float w = std::exp(-0.5f * d * d / (sigmaM * sigmaM));
+                    sum += w * bilinear(dog, px, py);
+                    weights += w;
+                });
+                float h = sum / weights;
+                float v = h < 0 ? 1 + std::tanh(phi * h) : 1;
+                out.at<uint8_t>(y, x) = cv::saturate_cast<uint8_t>(v * 255);
+            }
+    });
+}
+
+/// A uniform number in 0...1 from a pixel and a seed (a 32-bit integer hash).
+inline float hashUnit(uint32_t x, uint32_t y, uint32_t seed) {
+    uint32_t h = x * 0x8da6b343u ^ y * 0xd8163841u ^ seed * 0xcb1ab31fu;
+    h ^= h >> 16; h *= 0x7feb352du; h ^= h >> 15; h *= 0x846ca68bu; h ^= h >> 16;
+    return float(h) / 4294967295.0f;
+}
+
+void flowHatching(const unsigned char *greyBytes, const unsigned char *densityBytes, int width, int height,
+                  float flowSigma, float angle, float length, float widthPx, unsigned seed, unsigned char *outBytes) {
+    checkImage(greyBytes, width, height);
+    checkImage(densityBytes, width, height);
+    cv::Mat grey;
+    cv::Mat(height, width, CV_8U, const_cast<unsigned char *>(greyBytes)).convertTo(grey, CV_32F, 1.0 / 255);
+    cv::Mat density(height, width, CV_8U, const_cast<unsigned char *>(densityBytes));
+    cv::Mat tx, ty;
+    tangentFlow(grey, std::max(0.5f, flowSigma), tx, ty);
+
+    // Stroke seeds: a pixel starts a stroke with a chance that gives `density` coverage.
+    length = std::max(2.0f, length);
+    widthPx = std::max(0.6f, widthPx);
+    float perPixel = 1.0f / (length * widthPx * 2.0f);
+    cv::Mat dots = cv::Mat::zeros(grey.size(), CV_32F);
+    for (int y = 0; y < height; y++)
+        for (int x = 0; x < width; x++) {
+            float chance = density.at<uint8_t>(y, x) / 255.0f * perPixel;
+            if (hashUnit(x, y, seed) < chance) dots.at<float>(y, x) = 1;
+        }
+    // As wide as a stroke: a blur, rescaled so a lone dot peaks at 1.
+    float blur = widthPx * 0.5f;
+    cv::GaussianBlur(dots, dots, cv::Size(), blur);
+    dots *= float(2 * CV_PI * blur * blur) * 0.8f;
+
+    // Line integral convolution: each dot drawn out along the flow into a tapered stroke.
+    float c = std::cos(angle * float(CV_PI) / 180), s = std::sin(angle * float(CV_PI) / 180);
+    int steps = int(std::ceil(length / 2));
+    cv::Mat out(height, width, CV_8U, outBytes);
+    cv::parallel_for_(cv::Range(0, height), [&](const cv::Range &rows) {
+        for (int y = rows.start; y < rows.end; y++)
+            for (int x = 0; x < width; x++) {
+                float sum = 0;
+                streamline(tx, ty, c, s, x, y, steps, [&](float px, float py, float d) {
+                    sum += (1 - d / (steps + 1)) * bilinear(dots, px, py);
+                });
+                out.at<uint8_t>(y, x) = cv::saturate_cast<uint8_t>(255 * (1 - std::min(sum, 1.0f)));
+            }
+    });
+}
+
+void bilateral(const unsigned char *rgb, int width, int height, float sigmaSpace, float sigmaColour,
+               int iterations, unsigned char *outBytes) {
+    checkImage(rgb, width, height);
+    cv::Mat image = cv::Mat(height, width, CV_8UC3, const_cast<unsigned char *>(rgb)).clone();
+    int diameter = std::max(3, int(std::lround(sigmaSpace * 3)) | 1);
+    for (int i = 0; i < std::max(1, iterations); i++) {
+        cv::Mat next;
+        cv::bilateralFilter(image, next, diameter, sigmaColour, sigmaSpace, cv::BORDER_REFLECT);
+        image = next;
+    }
+    std::memcpy(outBytes, image.data, size_t(width) * height * 3);
+}
+
+} // namespace
+
+extern "C" int sk_region_matte(const unsigned char *rgb, int width, int height, const sk_face_seed *faces,
+                               int count, int target, int region, float work_size, unsigned char *alpha,
+                               char *error, int error_size) {
+    return guarded(error, error_size, [&] {
+        regionMatte(rgb, width, height, faces, count, target, region, work_size, alpha);
+    });
+}
+
+extern "C" int sk_flow_lines(const unsigned char *grey, int width, int height, float flow_sigma, float sigma_c,
+                             float sigma_m, float rho, float phi, unsigned char *out, char *error, int error_size) {
+    return guarded(error, error_size, [&] {
+        flowLines(grey, width, height, flow_sigma, sigma_c, sigma_m, rho, phi, out);
+    });
+}
+
+extern "C" int sk_flow_hatching(const unsigned char *grey, const unsigned char *density, int width, int height,
+                                float flow_sigma, float angle, float length, float width_px, unsigned seed,
+                                unsigned char *out, char *error, int error_size) {
+    return guarded(error, error_size, [&] {
+        flowHatching(grey, density, width, height, flow_sigma, angle, length, width_px, seed, out);
+    });
+}
+
+extern "C" int sk_bilateral(const unsigned char *rgb, int width, int height, float sigma_space, float sigma_colour,
+                            int iterations, unsigned char *out, char *error, int error_size) {
+    return guarded(error, error_size, [&] { bilateral(rgb, width, height, sigma_space, sigma_colour, iterations, out); });
+}

@@ -1,0 +1,87 @@
+import CPortrait
+import Vips
+
+/// An OpenCV operation in CPortrait failed (its message, one line).
+public struct OpenCVError: Error, CustomStringConvertible, Equatable, Sendable {
+    public let operation: String
+    public let message: String
+    public var description: String { "\(operation): \(message)" }
+}
+
+/// Swift faces for CPortrait's OpenCV operations: 8-bit images in, 8-bit images out. The
+/// pixels cross as packed bytes (the crop is computed once for it).
+public enum PortraitOperations {
+    /// Which part of a person a region matte covers.
+    public enum Region: String, CaseIterable, Sendable, Codable {
+        case face, head, person
+    }
+
+    /// One face in a crop, in the crop's pixels.
+    public static func regionMatte(of crop: VipsImage, faces: [FaceRegion], target: Int, region: Region,
+                                   workSize: Double) throws -> VipsImage {
+        let rgb = try crop.pixels()
+        let seeds = faces.map { face -> sk_face_seed in
+            var seed = sk_face_seed()
+            seed.x = Float(face.x); seed.y = Float(face.y); seed.width = Float(face.width); seed.height = Float(face.height)
+            if face.landmarks.count == 5 {
+                seed.has_landmarks = 1
+                withUnsafeMutableBytes(of: &seed.landmarks) { raw in
+                    let values = raw.bindMemory(to: Float.self)
+                    for (i, p) in face.landmarks.enumerated() { values[2 * i] = Float(p.x); values[2 * i + 1] = Float(p.y) }
+                }
+            }
+            return seed
+        }
+        let kind: Int32 = switch region {
+        case .face: Int32(SK_REGION_FACE)
+        case .head: Int32(SK_REGION_HEAD)
+        case .person: Int32(SK_REGION_PERSON)
+        }
+        return try output(width: crop.width, height: crop.height, bands: 1, operation: "region matte") { out, error, size in
+            sk_region_matte(rgb, Int32(crop.width), Int32(crop.height), seeds, Int32(seeds.count), Int32(target),
+                            kind, Float(workSize), out, error, size)
+        }
+    }
+
+    /// Flow-based DoG lines (Kang et al. 2007) of a one-band 8-bit image: 255 paper, darker ink.
+    static func flowLines(_ grey: VipsImage, flowSigma: Double, lineSigma: Double, flowLength: Double,
+                          rho: Double, sharpness: Double) throws -> VipsImage {
+        let bytes = try grey.pixels()
+        return try output(width: grey.width, height: grey.height, bands: 1, operation: "flow lines") { out, error, size in
+            sk_flow_lines(bytes, Int32(grey.width), Int32(grey.height), Float(flowSigma), Float(lineSigma),
+                          Float(flowLength), Float(rho), Float(sharpness), out, error, size)
+        }
+    }
+
+    /// Strokes along the flow of `grey` turned by `angle` degrees, as many as `density` asks
+    /// (one band, 8-bit: 255 = full coverage); 255 paper, darker strokes.
+    static func flowHatching(_ grey: VipsImage, density: VipsImage, flowSigma: Double, angle: Double,
+                             length: Double, width: Double, seed: Int) throws -> VipsImage {
+        let bytes = try grey.pixels(), chance = try density.cast("uchar").pixels()
+        return try output(width: grey.width, height: grey.height, bands: 1, operation: "flow hatching") { out, error, size in
+            sk_flow_hatching(bytes, chance, Int32(grey.width), Int32(grey.height), Float(flowSigma), Float(angle),
+                             Float(length), Float(width), UInt32(truncatingIfNeeded: seed), out, error, size)
+        }
+    }
+
+    /// Repeated bilateral filtering of an RGB image: flat colours, sharp edges.
+    static func bilateral(_ rgb: VipsImage, sigmaSpace: Double, sigmaColour: Double, iterations: Int) throws -> VipsImage {
+        let bytes = try rgb.pixels()
+        return try output(width: rgb.width, height: rgb.height, bands: 3, operation: "bilateral") { out, error, size in
+            sk_bilateral(bytes, Int32(rgb.width), Int32(rgb.height), Float(sigmaSpace), Float(sigmaColour),
+                         Int32(iterations), out, error, size)
+        }.reinterpreted(as: "srgb")
+    }
+
+    private static func output(width: Int, height: Int, bands: Int, operation: String,
+                               _ body: (UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<CChar>, Int32) -> Int32) throws -> VipsImage {
+        var pixels = [UInt8](repeating: 0, count: width * height * bands)
+        var message = [CChar](repeating: 0, count: 512)
+        let status = pixels.withUnsafeMutableBufferPointer { out in
+            message.withUnsafeMutableBufferPointer { body(out.baseAddress!, $0.baseAddress!, 512) }
+        }
+        guard status == 0 else { throw OpenCVError(operation: operation, message: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)) }
+        let image = try VipsImage.fromPixels(pixels, width: width, height: height, bands: bands)
+        return bands == 1 ? try image.reinterpreted(as: "b-w") : image
+    }
+}
