@@ -22,7 +22,7 @@ public struct FaceAssessment: Sendable, Equatable, Encodable {
     /// from the detector (edited or drawn by hand).
     public func summaryLines(showingScore: Bool) -> [String] {
         let b = face.box
-        let score = showingScore ? ", confidence \(String(format: "%.2f", face.score))" : ""
+        let score = showingScore ? face.score.map { ", confidence \(String(format: "%.2f", $0))" } ?? "" : ""
         var lines = ["face \(index): \(Int(b.width.rounded()))×\(Int(b.height.rounded())) px at (\(Int(b.x.rounded())), \(Int(b.y.rounded())))" + score
             + (landmarksEstimated ? ", landmarks estimated" : "")]
         if warnings.isEmpty {
@@ -49,7 +49,7 @@ public struct FaceAssessment: Sendable, Equatable, Encodable {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(index, forKey: .index)
         try c.encode(face.box.array.map(Self.round1), forKey: .box)
-        try c.encode((face.score * 1000).rounded() / 1000, forKey: .score)
+        try c.encode(face.score.map { ($0 * 1000).rounded() / 1000 }, forKey: .score)
         try c.encode(Self.landmarkTable(face.landmarks), forKey: .landmarks)
         try c.encode(landmarksEstimated, forKey: .landmarksEstimated)
         try c.encode(measurements, forKey: .measurements)

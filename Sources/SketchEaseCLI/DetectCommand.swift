@@ -31,13 +31,25 @@ struct DetectCommand: ParsableCommand {
         var width: Int
         var height: Int
         var detector: String
+        /// True when CenterFace could not be opened and OpenCV's cascade stood in (no confidence, no landmarks).
+        var fallback: Bool
         var faces: [FaceJSON]
     }
 
     struct FaceJSON: Encodable {
         var box: [Double]
-        var score: Double
+        /// Null from the cascade fallback, which gives no confidence.
+        var score: Double?
         var landmarks: [String: [Double]]
+
+        func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(box, forKey: .box)
+            try c.encode(score, forKey: .score)
+            try c.encode(landmarks, forKey: .landmarks)
+        }
+
+        enum CodingKeys: String, CodingKey { case box, score, landmarks }
     }
 
     func run() throws {
@@ -48,11 +60,11 @@ struct DetectCommand: ParsableCommand {
         var results: [PhotoFaces] = []
         for file in files {
             do {
-                let size = try Photo.inspect(path: file.path, pixelLimit: limits.maxPixels)
-                let faces = try detector.detect(in: Photo.detectionCopy(path: file.path, maxSide: detection.detectSize),
-                                                options: detection.options, fullSize: size)
-                let entry = PhotoFaces(file: file.path, width: size.width, height: size.height,
-                                       detector: detector.kind.rawValue, faces: faces.map(Self.json))
+                let photo = try Photo.load(path: file.path, pixelLimit: limits.maxPixels)
+                let faces = try detector.detect(in: photo, options: detection.options)
+                let entry = PhotoFaces(file: file.path, width: photo.width, height: photo.height,
+                                       detector: detector.kind.rawValue, fallback: detector.kind == .cascade,
+                                       faces: faces.map(Self.json))
                 if json { results.append(entry) } else { printTable(entry) }
             } catch {
                 let failure = PhotoError(path: file.path, wrapping: error)
@@ -73,7 +85,7 @@ struct DetectCommand: ParsableCommand {
         for mark in Landmark.allCases {
             if let p = face.landmark(mark) { marks[mark.name] = [round1(p.x), round1(p.y)] }
         }
-        return FaceJSON(box: face.box.array.map(round1), score: (face.score * 1000).rounded() / 1000, landmarks: marks)
+        return FaceJSON(box: face.box.array.map(round1), score: face.score.map { ($0 * 1000).rounded() / 1000 }, landmarks: marks)
     }
 
     static func round1(_ v: Double) -> Double { (v * 10).rounded() / 10 }
@@ -82,7 +94,8 @@ struct DetectCommand: ParsableCommand {
         print("\(entry.file): \(entry.faces.count) face\(entry.faces.count == 1 ? "" : "s") (\(entry.width)×\(entry.height))")
         for (i, face) in entry.faces.enumerated() {
             let b = face.box.map { String(Int($0.rounded())) }
-            print("  \(i + 1). x=\(b[0]) y=\(b[1]) w=\(b[2]) h=\(b[3])  score \(String(format: "%.2f", face.score))")
+            let score = face.score.map { "  score " + String(format: "%.2f", $0) } ?? ""
+            print("  \(i + 1). x=\(b[0]) y=\(b[1]) w=\(b[2]) h=\(b[3])" + score)
         }
     }
 }

@@ -39,6 +39,8 @@ struct ReportCommand: ParsableCommand {
         var width: Int
         var height: Int
         var detector: String
+        /// True when CenterFace could not be opened and OpenCV's cascade stood in (no confidence, no landmarks).
+        var fallback: Bool
         var faces: [FaceAssessment]
     }
 
@@ -60,7 +62,8 @@ struct ReportCommand: ParsableCommand {
                     try exporter.write(photo: photo, assessments: assessments, to: folder, stem: stem)
                 }
                 let report = PhotoReport(file: file.path, width: photo.width, height: photo.height,
-                                         detector: detector.kind.rawValue, faces: assessments)
+                                         detector: detector.kind.rawValue, fallback: detector.kind == .cascade,
+                                         faces: assessments)
                 if json { reports.append(report) } else { printText(report) }
             } catch {
                 let failure = PhotoError(path: file.path, wrapping: error)
