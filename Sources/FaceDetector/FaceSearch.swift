@@ -38,13 +38,16 @@ struct FaceSearch {
     static let coarseReliableFace = 14.0
     /// Each tile level is this many times coarser than the one before.
     static let levelStep = 3.0
+    /// Tiles hold at most 640 × 640 pixels (the network's working memory, ~65 MB).
     static let tileSize = 640
+    /// A tile's fixed costs (setting up its input, reading its outputs), in pixels of work.
+    static let tileOverhead = 16_384
     /// Tiles overlap by this much: more than the largest face a level answers for.
     static let tileOverlap = 64
-    /// Side of a contrast-map cell (level pixels) and the deviation below which a cell is flat.
+    /// Side of a contrast-map cell (level pixels) and the contrast below which a cell is flat.
     static let contrastCell = 16
-    static let flatDeviation: Float = 4
-    /// Second looks: the face's size there, and the side of each crop.
+    static let flatContrast: Float = 0.05
+    /// Second looks: the face's size there (at least), and the side of each crop.
     static let secondLookFace = 28.0
     static let secondLookCell = 128
 
@@ -77,37 +80,76 @@ struct FaceSearch {
 
     /// One orientation: the coarse pass, the tile levels, second looks, merged.
     private func search(_ image: VipsImage) throws -> [DetectedFace] {
-        let longest = max(image.width, image.height)
-        let coarseScale = min(1, Double(options.maxSide) / Double(longest))
-        let coarse = try RGBPixels(coarseScale < 1 ? image.resize(scale: coarseScale) : image)
-        let toImage = (x: Double(image.width) / Double(coarse.width), y: Double(image.height) / Double(coarse.height))
-        let fitsTile = coarse.width <= Self.tileSize && coarse.height <= Self.tileSize
-        let levels = detector.kind == .centerFace ? Self.levels(minFace: options.minFace, coarseScale: coarseScale) : []
-        let lowest = options.minFace > 0 ? options.threshold / 2 : options.threshold
-        let coarseFaces = try detector.run(coarse, networkSize: fitsTile && !levels.isEmpty ? (Self.tileSize, Self.tileSize) : nil,
-                                           threshold: lowest, nmsIoU: options.nmsIoU)
-            .map { $0.scaled(x: toImage.x, y: toImage.y) }
-        if detector.kind == .cascade || options.minFace == 0 {
-            return FaceMerger(iou: options.nmsIoU).merged(coarseFaces.filter { ($0.score ?? 1) >= options.threshold })
+        let coarseScale = min(1, Double(options.maxSide) / Double(max(image.width, image.height)))
+        let coarse = try RGBPixels(coarseScale < 1 ? Self.reduced(image, scale: coarseScale) : image)
+        let coarseToImage = Double(image.width) / Double(coarse.width)
+        let searchesTiles = detector.kind == .centerFace && options.minFace > 0
+        guard searchesTiles else {
+            let faces = try detector.run(coarse, threshold: options.threshold, nmsIoU: options.nmsIoU)
+            return FaceMerger(iou: options.nmsIoU).merged(faces.map { $0.scaled(x: coarseToImage, y: coarseToImage) })
         }
-
-        var found: [Sighting] = coarseFaces.map { Sighting(face: $0, scale: 1 / toImage.x) }
+        let doubtfulFrom = options.threshold * 0.4
+        var levels = try Self.levels(minFace: options.minFace, coarseScale: coarseScale).map { try Level(image, scale: $0) }
+        // One tile size for the photo, the cheapest for its finest level (so one network
+        // serves every level, the second looks and, where it fits, the coarse pass).
+        var network = (width: Self.tileSize, height: Self.tileSize)
+        if let finest = levels.first {
+            let layout = finest.layout(network: nil, ignoring: [])
+            network = (layout.tileWidth, layout.tileHeight)
+        }
+        let coarseFits = coarse.width <= network.width && coarse.height <= network.height
+        let coarseFaces = try detector.run(coarse, networkSize: coarseFits ? network : nil, threshold: doubtfulFrom,
+                                           nmsIoU: options.nmsIoU).map { $0.scaled(x: coarseToImage, y: coarseToImage) }
+        var found = coarseFaces.map { Sighting(face: $0, scale: 1 / coarseToImage) }
         let large = coarseFaces.filter { ($0.score ?? 0) >= options.threshold }.map(\.box)
-        for scale in levels {
-            found += try searchLevel(image, scale: scale, skipping: large, threshold: lowest)
+        for i in levels.indices {
+            found += try searchLevel(levels[i], network: network, skipping: large, threshold: doubtfulFrom)
+            levels[i].release()
         }
         let merger = FaceMerger(iou: options.nmsIoU)
         let sure = found.filter { $0.isSure(threshold: options.threshold) }.map(\.face)
-        // Worth a second look: not found for sure elsewhere, wanted (about the smallest size
-        // or larger; CenterFace's boxes are ~0.8 of a hand-marked face's width), and seen at a
-        // resolution well below the second look's.
-        let doubtful = merger.merged(found.filter { !$0.isSure(threshold: options.threshold) && $0.isWorthASecondLook(minFace: options.minFace) }
-            .map(\.face), droppingInner: false)
+        // Doubtful and wanted (about the smallest size or larger: CenterFace's boxes are ~0.8
+        // of a hand-marked face's width), and not found for sure elsewhere: a second look.
+        let doubtful = found.filter {
+            !$0.isSure(threshold: options.threshold) && ($0.face.score ?? 0) >= doubtfulFrom
+                && $0.face.box.shorterSide >= 0.6 * Double(options.minFace)
+        }
+        let distinct = merger.merged(doubtful.map(\.face), droppingInner: false)
             .filter { c in !sure.contains { merger.sameFace($0, c) } }
-        let confirmed = doubtful.isEmpty ? [] : try SecondLook(detector: detector, mosaicSize: Self.tileSize, cell: Self.secondLookCell,
-                                                              faceSize: Self.secondLookFace)
-            .confirmed(doubtful, in: image, threshold: options.threshold)
+            .compactMap { c in doubtful.first { $0.face == c } }
+        let confirmed = distinct.isEmpty ? [] : try SecondLook(detector: detector, mosaic: network, cell: Self.secondLookCell)
+            .confirmed(distinct.map { ($0.face, $0.closerScale) }, in: image, threshold: options.threshold)
         return merger.merged(sure + confirmed)
+    }
+
+    /// One tile level: the image at `scale` and where its detail is.
+    struct Level {
+        let scale: (x: Double, y: Double)  // level pixels per image pixel
+        private(set) var pixels: RGBPixels
+        let contrast: ContrastMap
+
+        init(_ image: VipsImage, scale: Double) throws {
+            pixels = try RGBPixels(FaceSearch.reduced(image, scale: scale))
+            self.scale = (Double(pixels.width) / Double(image.width), Double(pixels.height) / Double(image.height))
+            contrast = ContrastMap(pixels, cell: FaceSearch.contrastCell)
+        }
+
+        /// The tiles over the detailed parts, leaving out the inside of `faces` (image
+        /// coordinates); of `network`'s size, or the cheapest size when nil.
+        func layout(network: (width: Int, height: Int)?, ignoring faces: [FaceBox]) -> TileLayout {
+            let regions = contrast.detailedRegions(minimumContrast: FaceSearch.flatContrast, margin: 0,
+                                                   width: pixels.width, height: pixels.height,
+                                                   ignoring: faces.map { $0.scaled(x: scale.x, y: scale.y) })
+            if let network {
+                return TileLayout(covering: regions, width: pixels.width, height: pixels.height,
+                                  tileWidth: network.width, tileHeight: network.height, overlap: FaceSearch.tileOverlap)
+            }
+            return TileLayout.cheapest(covering: regions, width: pixels.width, height: pixels.height, overlap: FaceSearch.tileOverlap,
+                                       maxArea: FaceSearch.tileSize * FaceSearch.tileSize, minSide: 256,
+                                       perTile: FaceSearch.tileOverhead)
+        }
+
+        mutating func release() { pixels = RGBPixels(width: 0, height: 0) }
     }
 
     /// A detection and the scale (network pixels per image pixel) it was found at.
@@ -115,20 +157,23 @@ struct FaceSearch {
         var face: DetectedFace
         var scale: Double
 
-        /// Kept as found: at or above the threshold, and either clearly so or large enough in
-        /// the network's input. Below 28 px there, false faces (a chest, two faces framed as
-        /// one) reach 0.5–0.6 about once for every 200 real faces that do; measured on group
-        /// photos made from the examples, none reached 0.6.
-        func isSure(threshold: Double) -> Bool {
-            let score = face.score ?? 0
-            return score >= threshold && (score >= threshold + 0.1 || face.box.shorterSide * scale >= 28)
+        /// The scale of a second look: the face at `FaceSearch.secondLookFace` pixels, or at
+        /// twice the scale it was found at (up to full size) where that is larger.
+        var closerScale: Double {
+            max(FaceSearch.secondLookFace / max(face.box.shorterSide, 1), min(2 * scale, 1))
         }
 
-        /// Whether looking again at `FaceSearch.secondLookFace` pixels would see it at least
-        /// half as large again, and it is about `minFace` or larger.
-        func isWorthASecondLook(minFace: Int) -> Bool {
-            let size = face.box.shorterSide
-            return size >= 0.6 * Double(minFace) && FaceSearch.secondLookFace / max(size, 1) >= 1.5 * scale
+        /// Whether a second look would see it at least half as large again.
+        var canBeSeenCloser: Bool { closerScale >= 1.5 * scale }
+
+        /// Kept as found: at or above the threshold, and clearly so, or large enough in the
+        /// network's input, or impossible to see closer. Below 28 px there, false faces (a
+        /// chest, two faces framed as one) reach 0.5–0.6 about once for every 200 real faces
+        /// that do; measured on group photos made from the examples, none reached 0.6.
+        func isSure(threshold: Double) -> Bool {
+            let score = face.score ?? 0
+            return score >= threshold
+                && (score >= threshold + 0.1 || face.box.shorterSide * scale >= 28 || !canBeSeenCloser)
         }
     }
 
@@ -146,24 +191,23 @@ struct FaceSearch {
         return scales
     }
 
-    /// One level: the image at `scale`, searched in tiles over its detailed parts.
-    private func searchLevel(_ image: VipsImage, scale: Double, skipping faces: [FaceBox], threshold: Double) throws -> [Sighting] {
-        let level = try RGBPixels(image.resize(scale: scale))
-        let toImage = (x: Double(image.width) / Double(level.width), y: Double(image.height) / Double(level.height))
-        let inLevel = faces.map { $0.scaled(x: 1 / toImage.x, y: 1 / toImage.y) }
-        let regions = ContrastMap(level, cell: Self.contrastCell, ignoring: inLevel)
-            .detailedRegions(minimumDeviation: Self.flatDeviation, margin: Self.tileOverlap / 2, width: level.width, height: level.height)
-        let layout = TileLayout(covering: regions, width: level.width, height: level.height,
-                                tileSize: Self.tileSize, overlap: Self.tileOverlap)
+    /// One level searched in tiles over its detailed parts, outside the faces already found.
+    private func searchLevel(_ level: Level, network: (width: Int, height: Int), skipping faces: [FaceBox],
+                             threshold: Double) throws -> [Sighting] {
+        let layout = level.layout(network: network, ignoring: faces)
         var sightings: [Sighting] = []
         for tile in layout.tiles {
-            let faces = try detector.run(level, region: tile, networkSize: (Self.tileSize, Self.tileSize),
-                                         threshold: threshold, nmsIoU: options.nmsIoU)
-            for face in faces where face.box.shorterSide <= Self.levelLargestFace && !Self.cut(face.box, by: tile, in: level.bounds) {
-                sightings.append(Sighting(face: face.scaled(x: toImage.x, y: toImage.y), scale: 1 / toImage.x))
+            let found = try detector.run(level.pixels, region: tile, networkSize: network, threshold: threshold, nmsIoU: options.nmsIoU)
+            for face in found where face.box.shorterSide <= Self.levelLargestFace && !Self.cut(face.box, by: tile, in: level.pixels.bounds) {
+                sightings.append(Sighting(face: face.scaled(x: 1 / level.scale.x, y: 1 / level.scale.y), scale: level.scale.x))
             }
         }
         return sightings
+    }
+
+    /// A copy `scale` (≤ 1) times the size, made cheaply (see `VipsImage.reduce`).
+    static func reduced(_ image: VipsImage, scale: Double) throws -> VipsImage {
+        try image.reduce(by: 1 / scale, kernel: "lanczos3")
     }
 
     /// Whether `box` touches an edge of `tile` that is not an edge of the image: the face may

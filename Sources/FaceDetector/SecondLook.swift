@@ -1,37 +1,39 @@
 import Vips
 
 /// A second look at faces found with too little confidence: each is cut out of the full
-/// image at a resolution where its face is `faceSize` pixels across (small faces are found at
-/// 12–16 px, where CenterFace's confidence is low for real faces and false ones alike) and
-/// run through the network again; it is kept with the confidence it gets there.
+/// image at a higher resolution than it was found at (small faces are found at 12–16 px,
+/// where CenterFace's confidence is low for real faces and false ones alike) and run through
+/// the network again; it is kept with the confidence it gets there.
 ///
 /// The crops are laid side by side in one image the size of a tile, `cell` pixels each, so
-/// one network run checks many candidates (36 at 640 px with 96 px cells, ~4 ms each).
+/// one network run checks many candidates (25 in a 640 × 640 tile's network, ~6 ms each).
 struct SecondLook {
     let detector: OpenCVFaceDetector
-    let mosaicSize: Int
+    /// The size of the image the crops are laid out in (a tile's, to use its network).
+    let mosaic: (width: Int, height: Int)
     let cell: Int
-    let faceSize: Double
 
-    /// The faces among `candidates` (in `image`'s coordinates) that the second look finds
-    /// with a confidence of at least `threshold`, as it sees them.
-    func confirmed(_ candidates: [DetectedFace], in image: VipsImage, threshold: Double) throws -> [DetectedFace] {
-        let perRow = mosaicSize / cell
+    /// The faces among `candidates` (in `image`'s coordinates, each with the scale to look at
+    /// it: cell pixels per image pixel) that the second look finds with a confidence of at
+    /// least `threshold`, as it sees them.
+    func confirmed(_ candidates: [(face: DetectedFace, scale: Double)], in image: VipsImage, threshold: Double) throws -> [DetectedFace] {
+        let perRow = max(1, mosaic.width / cell), perColumn = max(1, mosaic.height / cell)
         var confirmed: [DetectedFace] = []
         var start = 0
         while start < candidates.count {
-            let batch = Array(candidates[start..<min(candidates.count, start + perRow * perRow)])
+            let batch = Array(candidates[start..<min(candidates.count, start + perRow * perColumn)])
             start += batch.count
-            var mosaic = RGBPixels(width: mosaicSize, height: mosaicSize)
+            var mosaic = RGBPixels(width: max(self.mosaic.width, cell), height: max(self.mosaic.height, cell))
             var placements: [Placement] = []
             for (i, candidate) in batch.enumerated() {
-                let placement = try place(candidate, from: image, column: i % perRow, row: i / perRow, into: &mosaic)
+                let placement = try place(candidate.face, scale: candidate.scale, from: image, column: i % perRow, row: i / perRow,
+                                          into: &mosaic)
                 placements.append(placement)
             }
             let found = try detector.run(mosaic, threshold: threshold, nmsIoU: 0.3)
             for (candidate, placement) in zip(batch, placements) {
                 let inCell = found.filter { placement.cell.contains($0.box.center) }.map(placement.toImage)
-                if let best = inCell.filter({ $0.box.iou(candidate.box) >= 0.3 }).max(by: { ($0.score ?? 0) < ($1.score ?? 0) }) {
+                if let best = inCell.filter({ $0.box.iou(candidate.face.box) >= 0.3 }).max(by: { ($0.score ?? 0) < ($1.score ?? 0) }) {
                     confirmed.append(best)
                 }
             }
@@ -52,9 +54,8 @@ struct SecondLook {
         }
     }
 
-    private func place(_ candidate: DetectedFace, from image: VipsImage, column: Int, row: Int,
+    private func place(_ candidate: DetectedFace, scale: Double, from image: VipsImage, column: Int, row: Int,
                        into mosaic: inout RGBPixels) throws -> Placement {
-        let scale = faceSize / max(candidate.box.shorterSide, 1)
         let reach = Double(cell) / scale                      // image pixels the cell shows
         let centre = candidate.box.center
         let x0 = Int((centre.x - reach / 2).rounded(.down)), y0 = Int((centre.y - reach / 2).rounded(.down))

@@ -1,15 +1,17 @@
-/// Where the tiles of one search level go: square tiles of one size (so one network serves
-/// them all), overlapping by at least `overlap` so that every face up to that size lies whole
+/// Where the tiles of one search level go: tiles of one size (so one network serves them
+/// all), overlapping by at least `overlap` so that every face up to that size lies whole
 /// inside some tile, covering only the regions that hold detail.
 struct TileLayout {
-    let tileSize: Int
+    let tileWidth: Int
+    let tileHeight: Int
     let tiles: [PixelRect]
 
-    /// The tiles of side `tileSize` (or the image's side, where smaller) covering `regions`
-    /// of a `width` × `height` image.
-    init(covering regions: [PixelRect], width: Int, height: Int, tileSize: Int, overlap: Int) {
-        self.tileSize = tileSize
-        let tw = min(tileSize, width), th = min(tileSize, height)
+    /// The tiles of `tileWidth` × `tileHeight` (or the image's side, where smaller) covering
+    /// `regions` of a `width` × `height` image.
+    init(covering regions: [PixelRect], width: Int, height: Int, tileWidth: Int, tileHeight: Int, overlap: Int) {
+        self.tileWidth = tileWidth
+        self.tileHeight = tileHeight
+        let tw = min(tileWidth, width), th = min(tileHeight, height)
         var placed = Set<PixelRect>()
         var ordered: [PixelRect] = []
         for region in regions {
@@ -23,14 +25,28 @@ struct TileLayout {
         tiles = ordered.sorted { ($0.y, $0.x) < ($1.y, $1.x) }
     }
 
-    /// Pixels the network reads for all tiles (each padded to a multiple of 32).
-    var cost: Int { tiles.reduce(0) { $0 + Self.padded($1.width) * Self.padded($1.height) } }
+    /// What running the network on every tile costs, in pixels it reads (each tile padded to
+    /// a multiple of 32) plus `perTile` for each tile's fixed costs.
+    func cost(perTile: Int) -> Int {
+        tiles.reduce(0) { $0 + Self.padded($1.width) * Self.padded($1.height) + perTile }
+    }
 
-    /// The cheapest layout among tile sizes `sizes` (largest first on a tie): small tiles
-    /// waste less around small detailed regions, large ones overlap less.
-    static func cheapest(covering regions: [PixelRect], width: Int, height: Int, sizes: [Int], overlap: Int) -> TileLayout {
-        sizes.map { TileLayout(covering: regions, width: width, height: height, tileSize: $0, overlap: overlap) }
-            .min { $0.cost < $1.cost || ($0.cost == $1.cost && $0.tileSize > $1.tileSize) }!
+    /// The cheapest layout with tiles of at most `maxArea` pixels (sides multiples of 32, from
+    /// `minSide`): tiles cut to the image or to its detailed regions waste less than one size
+    /// for all, and larger tiles overlap less.
+    static func cheapest(covering regions: [PixelRect], width: Int, height: Int, overlap: Int,
+                         maxArea: Int, minSide: Int, perTile: Int) -> TileLayout {
+        var best: (layout: TileLayout, cost: Int)?
+        let sides = stride(from: minSide, through: maxArea / minSide, by: 32)
+        for tw in sides where tw <= padded(width) {
+            for th in sides where th <= padded(height) && tw * th <= maxArea {
+                let layout = TileLayout(covering: regions, width: width, height: height, tileWidth: tw, tileHeight: th, overlap: overlap)
+                let cost = layout.cost(perTile: perTile)
+                if best == nil || cost < best!.cost { best = (layout, cost) }
+            }
+        }
+        return best?.layout ?? TileLayout(covering: regions, width: width, height: height,
+                                          tileWidth: minSide, tileHeight: minSide, overlap: overlap)
     }
 
     static func padded(_ n: Int) -> Int { (n + 31) / 32 * 32 }
