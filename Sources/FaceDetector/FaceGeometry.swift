@@ -67,6 +67,9 @@ public struct FaceBox: Codable, Equatable, Hashable, Sendable {
     /// The shorter side.
     public var shorterSide: Double { min(width, height) }
 
+    /// Whether `p` lies inside (left and top edges included).
+    public func contains(_ p: Point) -> Bool { p.x >= x && p.x < maxX && p.y >= y && p.y < maxY }
+
     /// As `[x, y, w, h]`, the JSON form.
     public var array: [Double] { [x, y, width, height] }
 }

@@ -3,9 +3,9 @@
 /// The same face is often found more than once: in two overlapping tiles, at two search
 /// levels (with boxes that differ by a few pixels, or framed a little lower), or by the coarse
 /// pass and a tile. Two detections are taken for the same face when their boxes overlap by
-/// more than `iou` (intersection over union), when half of the smaller box lies inside the
-/// other, or when their eyes agree (each eye within a third of the distance between the eyes);
-/// the higher score stays. A detection lying mostly inside a face at least twice its size is
+/// more than `iou` (intersection over union), when they are of a size (within 2×) and half of
+/// the smaller lies inside the other, or when their eyes agree (each eye within a third of the
+/// distance between the eyes); the higher score stays. A detection lying mostly inside a face at least twice its size is
 /// a feature of that face seen at too fine a scale (an eye, a pattern on a shirt) and is dropped.
 struct FaceMerger {
     var iou: Double
@@ -27,7 +27,8 @@ struct FaceMerger {
     }
 
     func sameFace(_ a: DetectedFace, _ b: DetectedFace) -> Bool {
-        a.box.iou(b.box) > iou || a.box.overlapOfSmaller(b.box) >= 0.5 || Self.eyesAgree(a, b)
+        let sizes = max(a.box.shorterSide, b.box.shorterSide) / max(1e-9, min(a.box.shorterSide, b.box.shorterSide))
+        return a.box.iou(b.box) > iou || (sizes < 2 && a.box.overlapOfSmaller(b.box) >= 0.5) || Self.eyesAgree(a, b)
     }
 
     static func eyesAgree(_ a: DetectedFace, _ b: DetectedFace) -> Bool {

@@ -1,3 +1,4 @@
+import Foundation
 import Vips
 
 /// Finds every face of at least `options.minFace` pixels in an image of any size, at a cost
@@ -56,20 +57,48 @@ struct FaceSearch {
     func faces(in image: VipsImage) throws -> [DetectedFace] {
         defer { detector.releaseNetworks() }
         let upright = try search(image)
-        let turns: [QuarterTurn] = [.clockwise, .anticlockwise, .half]
+        let merger = FaceMerger(iou: options.nmsIoU)
         switch options.rotations {
         case .off:
             return upright
         case .fallback:
+            // Faces turned a quarter turn or more are found upright only now and then, with
+            // low scores, but their landmarks show which way they lie: the photo is searched
+            // again turned that way. With no face at all, every turn is tried.
+            if let turn = Self.turnMakingUpright(upright) {
+                return merger.merged(try search(image, turned: turn) + upright)
+            }
             guard upright.isEmpty else { return upright }
-            for turn in turns {
+            for turn in [QuarterTurn.clockwise, .anticlockwise, .half] {
                 let found = try search(image, turned: turn)
                 if !found.isEmpty { return found }
             }
             return []
         case .always:
-            let all = try turns.flatMap { try search(image, turned: $0) }
-            return FaceMerger(iou: options.nmsIoU).merged(upright + all)
+            let turned = try [QuarterTurn.clockwise, .anticlockwise, .half].flatMap { try search(image, turned: $0) }
+            return merger.merged(upright + turned)
+        }
+    }
+
+    /// The turn that brings most of `faces` upright, when most lie turned beyond 45°: from the
+    /// direction from the eyes to the mouth (straight down in an upright face).
+    static func turnMakingUpright(_ faces: [DetectedFace]) -> QuarterTurn? {
+        // Unit vectors from the eyes to the mouth, averaged (angles wrap at 180°).
+        var sum = (x: 0.0, y: 0.0)
+        for face in faces {
+            guard let le = face.landmark(.leftEye), let re = face.landmark(.rightEye),
+                  let ml = face.landmark(.mouthLeft), let mr = face.landmark(.mouthRight) else { continue }
+            let dx = (ml.x + mr.x - le.x - re.x) / 2, dy = (ml.y + mr.y - le.y - re.y) / 2
+            let length = (dx * dx + dy * dy).squareRoot()
+            if length > 0 { sum.x += dx / length; sum.y += dy / length }
+        }
+        guard sum.x != 0 || sum.y != 0 else { return nil }
+        let roll = atan2(sum.x, sum.y) * 180 / .pi   // 0: mouth below the eyes; -90: the faces lie turned clockwise
+        switch roll {
+        case -135 ..< -45: return .anticlockwise
+        case 45 ..< 135: return .clockwise
+        case -45 ..< 45: return nil
+        default: return .half
         }
     }
 

@@ -78,7 +78,3 @@ struct SecondLook {
                          imageOrigin: Point(x: Double(visible.x), y: Double(visible.y)), scale: (sx, sy))
     }
 }
-
-extension FaceBox {
-    func contains(_ p: Point) -> Bool { p.x >= x && p.x < maxX && p.y >= y && p.y < maxY }
-}
