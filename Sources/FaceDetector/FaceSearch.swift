@@ -43,6 +43,8 @@ struct FaceSearch {
     static let tileSize = 640
     /// A tile's fixed costs (setting up its input, reading its outputs), in pixels of work.
     static let tileOverhead = 16_384
+    /// Building a network for another input size (~35 ms), in pixels of work.
+    static let networkOverhead = 100_000
     /// Tiles overlap by this much: more than the largest face a level answers for.
     static let tileOverlap = 64
     /// Side of a contrast-map cell (level pixels) and the contrast below which a cell is flat.
@@ -123,7 +125,7 @@ struct FaceSearch {
         // serves every level, the second looks and, where it fits, the coarse pass).
         var network = (width: Self.tileSize, height: Self.tileSize)
         if let finest = levels.first {
-            let layout = finest.layout(network: nil, ignoring: [])
+            let layout = finest.layout(network: nil, ignoring: [], holding: (coarse.width, coarse.height))
             network = (layout.tileWidth, layout.tileHeight)
         }
         let coarseFits = coarse.width <= network.width && coarse.height <= network.height
@@ -164,8 +166,10 @@ struct FaceSearch {
         }
 
         /// The tiles over the detailed parts, leaving out the inside of `faces` (image
-        /// coordinates); of `network`'s size, or the cheapest size when nil.
-        func layout(network: (width: Int, height: Int)?, ignoring faces: [FaceBox]) -> TileLayout {
+        /// coordinates); of `network`'s size, or the cheapest size when nil (preferring one that
+        /// can also run the coarse copy, `holding`).
+        func layout(network: (width: Int, height: Int)?, ignoring faces: [FaceBox],
+                    holding coarse: (width: Int, height: Int)? = nil) -> TileLayout {
             let regions = contrast.detailedRegions(minimumContrast: FaceSearch.flatContrast, margin: 0,
                                                    width: pixels.width, height: pixels.height,
                                                    ignoring: faces.map { $0.scaled(x: scale.x, y: scale.y) })
@@ -175,7 +179,7 @@ struct FaceSearch {
             }
             return TileLayout.cheapest(covering: regions, width: pixels.width, height: pixels.height, overlap: FaceSearch.tileOverlap,
                                        maxArea: FaceSearch.tileSize * FaceSearch.tileSize, minSide: 256,
-                                       perTile: FaceSearch.tileOverhead)
+                                       perTile: FaceSearch.tileOverhead, alsoHolding: coarse, otherwise: FaceSearch.networkOverhead)
         }
 
         mutating func release() { pixels = RGBPixels(width: 0, height: 0) }

@@ -33,15 +33,18 @@ struct TileLayout {
 
     /// The cheapest layout with tiles of at most `maxArea` pixels (sides multiples of 32, from
     /// `minSide`): tiles cut to the image or to its detailed regions waste less than one size
-    /// for all, and larger tiles overlap less.
+    /// for all, and larger tiles overlap less. A size that cannot also hold `alsoHolding` (the
+    /// coarse copy, which then needs a network of its own) costs `otherwise` more.
     static func cheapest(covering regions: [PixelRect], width: Int, height: Int, overlap: Int,
-                         maxArea: Int, minSide: Int, perTile: Int) -> TileLayout {
+                         maxArea: Int, minSide: Int, perTile: Int,
+                         alsoHolding other: (width: Int, height: Int)? = nil, otherwise: Int = 0) -> TileLayout {
         var best: (layout: TileLayout, cost: Int)?
         let sides = stride(from: minSide, through: maxArea / minSide, by: 32)
         for tw in sides where tw <= padded(width) {
             for th in sides where th <= padded(height) && tw * th <= maxArea {
                 let layout = TileLayout(covering: regions, width: width, height: height, tileWidth: tw, tileHeight: th, overlap: overlap)
-                let cost = layout.cost(perTile: perTile)
+                let holds = other.map { tw >= $0.width && th >= $0.height } ?? true
+                let cost = layout.cost(perTile: perTile) + (holds ? 0 : otherwise)
                 if best == nil || cost < best!.cost { best = (layout, cost) }
             }
         }

@@ -66,20 +66,15 @@ import Vips
     /// with low scores; with rotations they are found the right way up, in the coordinates of
     /// the photo as given.
     @Test func sidewaysGroupPhotoIsSearchedTurned() throws {
-        let group = try GroupPhoto.make(width: 3000, height: 2000, rows: 3, columns: 4, faceSizes: 40...60, backdrop: .studio, seed: 5)
-        let sideways = try group.image.rotated("d90").inMemory()
-        let turned = GroupPhoto(image: sideways, faces: group.faces.map { Self.turnedClockwise($0, height: 2000) },
-                                unmarked: group.unmarked.map { Self.turnedClockwise($0, height: 2000) })
+        let turned = try GroupPhoto.make(width: 3000, height: 2000, rows: 3, columns: 4, faceSizes: 40...60, backdrop: .studio, seed: 5)
+            .turned(.clockwise)
+        let sideways = turned.image
         let upright = turned.score(try detector.detect(in: sideways).map(\.box), minFace: 24)
         #expect(upright.recall < 0.8, "\(upright)")
         for mode in [RotationSearch.fallback, .always] {
             let score = turned.score(try detector.detect(in: sideways, options: DetectionOptions(rotations: mode)).map(\.box), minFace: 24)
             #expect(score.recall >= 0.95 && score.precision >= 0.95, "\(mode): \(score)")
         }
-    }
-
-    static func turnedClockwise(_ b: FaceBox, height: Double) -> FaceBox {
-        FaceBox(x: height - b.maxY, y: b.x, width: b.height, height: b.width)
     }
 
     @Test func theLandmarksOfTurnedFacesSayWhichWayToTurnThePhoto() throws {

@@ -75,6 +75,20 @@ public struct GroupPhoto {
         return GroupPhoto(image: try canvas.inMemory(), faces: faces, unmarked: unmarked)
     }
 
+    /// The photo turned clockwise by `turn` (a photo lying on its side), its boxes with it.
+    public func turned(_ turn: QuarterTurn) throws -> GroupPhoto {
+        let width = Double(image.width), height = Double(image.height)
+        func move(_ b: FaceBox) -> FaceBox {
+            switch turn {
+            case .none: b
+            case .clockwise: FaceBox(x: height - b.maxY, y: b.x, width: b.height, height: b.width)
+            case .half: FaceBox(x: width - b.maxX, y: height - b.maxY, width: b.width, height: b.height)
+            case .anticlockwise: FaceBox(x: b.y, y: width - b.maxX, width: b.height, height: b.width)
+            }
+        }
+        return GroupPhoto(image: try image.rotated(turn.vipsAngle).inMemory(), faces: faces.map(move), unmarked: unmarked.map(move))
+    }
+
     /// How well `found` matches the marked faces of at least `minFace` pixels (shorter side).
     /// A found box is a hit when it overlaps a marked face by an intersection over union of
     /// 0.3 or more (CenterFace frames faces taller and narrower than dlib's square marks: the

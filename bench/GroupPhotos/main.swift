@@ -1,8 +1,9 @@
 // Group photos with known faces for the benchmark (the same ones the tests make, see
 // Tests/TestSupport/GroupPhoto.swift), and their scoring.
 //
-//   GroupPhotos make OUT.jpg WIDTHxHEIGHT ROWSxCOLUMNS MIN-MAX [grass|studio] [DARKNESS] [SEED]
-//       writes the photo (JPEG, quality 90) and OUT.json with its faces
+//   GroupPhotos make OUT.jpg WIDTHxHEIGHT ROWSxCOLUMNS MIN-MAX [grass|studio] [DARKNESS] [SEED] [TURN]
+//       writes the photo (JPEG, quality 90) and OUT.json with its faces; TURN (0, 90, 180,
+//       270) turns it clockwise afterwards, as a photo lying on its side
 //   GroupPhotos score OUT.json DETECT.json MIN-FACE
 //       prints recall and precision of `sketchease detect --json` output as JSON
 import FaceDetector
@@ -36,13 +37,15 @@ let args = Array(CommandLine.arguments.dropFirst())
 switch args.first {
 case "make":
     guard args.count >= 5, let size = pair(args[2], "x"), let grid = pair(args[3], "x"), let faces = pair(args[4], "-")
-    else { fail("usage: make OUT.jpg WIDTHxHEIGHT ROWSxCOLUMNS MIN-MAX [grass|studio] [DARKNESS] [SEED]") }
+    else { fail("usage: make OUT.jpg WIDTHxHEIGHT ROWSxCOLUMNS MIN-MAX [grass|studio] [DARKNESS] [SEED] [TURN]") }
     let backdrop = args.count > 5 ? GroupPhoto.Backdrop(rawValue: args[5]) ?? .grass : .grass
     let darkness = args.count > 6 ? Double(args[6]) ?? 0 : 0
     let seed = args.count > 7 ? UInt64(args[7]) ?? 1 : 1
+    let turn = args.count > 8 ? QuarterTurn(rawValue: Int(args[8]) ?? 0) ?? .none : .none
     do {
         let photo = try GroupPhoto.make(width: Int(size.0), height: Int(size.1), rows: Int(grid.0), columns: Int(grid.1),
                                         faceSizes: faces.0...faces.1, backdrop: backdrop, darkness: darkness, seed: seed)
+            .turned(turn)
         _ = try VipsCall("jpegsave", ["in": .image(photo.image), "filename": .string(args[1]), "Q": .int(90)])
         let truth = Truth(faces: photo.faces.map(\.array), unmarked: photo.unmarked.map(\.array))
         try JSONEncoder().encode(truth).write(to: URL(fileURLWithPath: (args[1] as NSString).deletingPathExtension + ".json"))
