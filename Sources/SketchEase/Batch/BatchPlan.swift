@@ -1,0 +1,151 @@
+import Foundation
+
+/// Per-photo, per-face styles for `sketchease batch --plan` and `sketchease apply`.
+///
+/// ```json
+/// {"format": "sketchease-plan", "version": 1,
+///  "photos": [{"path": "group.jpg",
+///              "faces": [{"face": 1, "style": {"filter": "pencil", "parameters": {"darkness": 2}}},
+///                        {"box": [610, 80, 120, 150], "style": {"filter": "pencil"}}],
+///              "others": null}]}
+/// ```
+/// Photo paths are relative to the plan file's folder. A face is named by its number in
+/// reading order (1 = top left, as `sketchease detect` lists them) or by a box `[x, y, w, h]`:
+/// the detected face overlapping it most (intersection over union at least 0.3), or, if none
+/// does, a new face box there. `others` styles the faces not listed (default: left as they are).
+public struct BatchPlan: Sendable, Equatable {
+    public static let format = "sketchease-plan"
+    public static let currentVersion = 1
+
+    public struct FaceEntry: Sendable, Equatable {
+        public enum Target: Sendable, Equatable {
+            case number(Int)
+            case box(FaceBox)
+        }
+        public var target: Target
+        /// nil: leave the face as it is.
+        public var style: FaceStyle?
+    }
+
+    public struct PhotoEntry: Sendable, Equatable {
+        /// Absolute path of the photo.
+        public var path: String
+        public var faces: [FaceEntry]
+        public var others: FaceStyle?
+    }
+
+    /// The plan file, for messages.
+    public var file: String
+    public var photos: [PhotoEntry]
+
+    /// Reads and checks a plan; every problem is one `SessionError` line naming the file and place.
+    public static func read(from path: String) throws -> BatchPlan {
+        let data = try VersionedJSON.load(path, format: format, supported: currentVersion)
+        let raw: RawPlan
+        do {
+            raw = try JSONDecoder().decode(RawPlan.self, from: data)
+        } catch {
+            throw SessionError(path: path, reason: .invalid(VersionedJSON.describe(error)))
+        }
+        let folder = SessionFile.absolute(path).parentPath
+        var seen = Set<String>()
+        var photos: [PhotoEntry] = []
+        for (i, p) in raw.photos.enumerated() {
+            func fail(_ why: String) -> SessionError { SessionError(path: path, reason: .invalid("photos[\(i)]: \(why)")) }
+            guard !p.path.isEmpty else { throw fail("empty \"path\"") }
+            let absolute = SessionFile.absolute(p.path.hasPrefix("/") ? p.path : folder + "/" + p.path)
+            guard seen.insert(absolute).inserted else { throw fail("\(p.path) is listed twice") }
+            var faces: [FaceEntry] = []
+            for (j, f) in (p.faces ?? []).enumerated() {
+                let target: FaceEntry.Target
+                switch (f.face, f.box) {
+                case (let n?, nil):
+                    guard n >= 1 else { throw fail("faces[\(j)]: \"face\" numbers start at 1") }
+                    target = .number(n)
+                case (nil, let b?):
+                    guard b.count == 4, b.allSatisfy(\.isFinite), b[2] >= 2, b[3] >= 2 else {
+                        throw fail("faces[\(j)]: \"box\" must be [x, y, width, height] with width and height at least 2")
+                    }
+                    target = .box(FaceBox(x: b[0], y: b[1], width: b[2], height: b[3]))
+                default:
+                    throw fail("faces[\(j)]: give either \"face\" (a number) or \"box\" ([x, y, w, h])")
+                }
+                faces.append(FaceEntry(target: target, style: f.style))
+            }
+            photos.append(PhotoEntry(path: absolute, faces: faces, others: p.others))
+        }
+        return BatchPlan(file: path, photos: photos)
+    }
+
+    /// The entry for a photo path, if the plan has one.
+    public func entry(for photoPath: String) -> PhotoEntry? {
+        let absolute = SessionFile.absolute(photoPath)
+        return photos.first { $0.path == absolute }
+    }
+
+    /// The photos to process, with output names as `batch` gives them.
+    public var inputFiles: [InputFile] {
+        photos.map { InputFile(path: $0.path) }
+    }
+
+    private struct RawPlan: Decodable {
+        var photos: [RawPhoto]
+    }
+
+    private struct RawPhoto: Decodable {
+        var path: String
+        var faces: [RawFace]?
+        var others: FaceStyle?
+    }
+
+    private struct RawFace: Decodable {
+        var face: Int?
+        var box: [Double]?
+        var style: FaceStyle?
+    }
+}
+
+extension BatchPlan.PhotoEntry {
+    /// The edits that carry out this entry on freshly detected faces (numbered 1, 2, … in
+    /// reading order). Throws, naming the plan, the photo and the entry, when the plan names a
+    /// face number that was not found or names one face twice (by number or by box).
+    public func edits(for history: EditHistory, plan file: String) throws -> [Edit] {
+        var edits: [Edit] = []
+        var listedAt: [Int: Int] = [:]
+        var nextID = history.nextFaceID
+        let photo = (path as NSString).lastPathComponent
+        func fail(_ j: Int, _ why: String) -> SessionError {
+            SessionError(path: file, reason: .invalid("\(photo): faces[\(j)]: \(why)"))
+        }
+        func list(_ id: Int, at j: Int, as what: String) throws {
+            if let earlier = listedAt[id] {
+                throw fail(j, "\(what) is face \(id), already listed at faces[\(earlier)]")
+            }
+            listedAt[id] = j
+        }
+        for (j, entry) in faces.enumerated() {
+            switch entry.target {
+            case .number(let n):
+                guard history.face(n) != nil else { throw fail(j, "no face \(n) (\(history.faces.count) found)") }
+                try list(n, at: j, as: "face \(n)")
+                if let style = entry.style { edits.append(.setStyle(faces: [n], style: style)) }
+            case .box(let box):
+                let best = history.faces.max { $0.box.iou(box) < $1.box.iou(box) }
+                if let best, best.box.iou(box) >= 0.3 {
+                    try list(best.id, at: j, as: "the box \(box.array.map { Rounding.pixels($0) })")
+                    if let style = entry.style { edits.append(.setStyle(faces: [best.id], style: style)) }
+                } else {
+                    guard (try? BoxRule.fit(box, in: history.imageSize)) != nil else {
+                        throw fail(j, "the box \(box.array.map { Rounding.pixels($0) }) is outside the photo (\(history.imageSize.text))")
+                    }
+                    edits.append(.add(face: nextID, box: box, style: entry.style))
+                    listedAt[nextID] = j
+                    nextID += 1
+                }
+            }
+        }
+        let rest = history.faces.map(\.id).filter { listedAt[$0] == nil }
+        if let others, !rest.isEmpty { edits.append(.setStyle(faces: rest, style: others)) }
+        return edits
+    }
+}

@@ -1,0 +1,51 @@
+/// The style chosen for one face: a filter and its settings.
+public struct FaceStyle: Sendable, Equatable, Hashable, Codable {
+    public var filterID: String
+    public var settings: FilterSettings
+
+    public init(filterID: String, settings: FilterSettings) {
+        self.filterID = filterID; self.settings = settings
+    }
+
+    /// A style with default settings, checked against the registry.
+    public static func named(_ id: String, registry: FilterRegistry = .standard) throws -> FaceStyle {
+        FaceStyle(filterID: try registry.filter(id).id, settings: try registry.settings(for: id, assignments: [:]))
+    }
+
+    enum CodingKeys: String, CodingKey { case filterID = "filter", parameters }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let id = try c.decode(String.self, forKey: .filterID)
+        let values = try c.decodeIfPresent([String: ParameterValue].self, forKey: .parameters) ?? [:]
+        // A filter or parameter the registry does not know is reported at its place in the file.
+        do {
+            filterID = try FilterRegistry.standard.filter(id).id
+        } catch let error as FilterError {
+            throw DecodingError.dataCorruptedError(forKey: .filterID, in: c, debugDescription: error.description)
+        }
+        do {
+            settings = try FilterRegistry.standard.settings(for: filterID, values: values)
+        } catch let error as FilterError {
+            throw DecodingError.dataCorruptedError(forKey: .parameters, in: c, debugDescription: error.description)
+        }
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(filterID, forKey: .filterID)
+        if !settings.values.isEmpty { try c.encode(settings.values, forKey: .parameters) }
+    }
+}
+
+/// A face box with the style to draw it in.
+public struct StyledFace: Sendable, Equatable {
+    public var box: FaceBox
+    public var style: FaceStyle
+    /// The detector's five landmarks in photo coordinates, if it gave them.
+    public var landmarks: [Point]
+
+    public init(box: FaceBox, style: FaceStyle, landmarks: [Point] = []) {
+        self.box = box; self.style = style; self.landmarks = landmarks
+    }
+}

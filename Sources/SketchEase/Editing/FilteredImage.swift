@@ -1,0 +1,50 @@
+/// A photo being edited: the original upright photo, its faces and the edits made to them.
+///
+/// The original is never changed; `render` is a pure function of the photo and the faces in
+/// effect, so the same session always renders to the same pixels.
+public struct FilteredImage: Sendable {
+    public let photo: Photo
+    public var history: EditHistory
+
+    public init(photo: Photo, detected: [DetectedFace]) {
+        self.init(photo: photo, history: EditHistory(detected: EditableFace.numbered(detected, in: photo.size),
+                                                     imageSize: photo.size))
+    }
+
+    public init(photo: Photo, history: EditHistory) {
+        self.photo = photo; self.history = history
+    }
+
+    /// The faces now, in order, with their styles.
+    public var faces: [EditableFace] { history.faces }
+
+    /// Applies an edit; returns whether a box was cut off at the photo's edge.
+    @discardableResult public mutating func perform(_ edit: Edit) throws -> Bool { try history.perform(edit) }
+    @discardableResult public mutating func undo() throws -> Edit { try history.undo() }
+    @discardableResult public mutating func redo() throws -> Edit { try history.redo() }
+
+    /// The styled faces to draw: faces without a style are left out.
+    public var styledFaces: [StyledFace] {
+        faces.compactMap { face in
+            face.style.map { StyledFace(box: face.box, style: $0, landmarks: face.landmarks) }
+        }
+    }
+
+    /// The photo with every styled face drawn, full size.
+    public func render(with compositor: FaceCompositor) throws -> VipsImage {
+        try compositor.render(photo.rgb, faces: styledFaces)
+    }
+
+    /// A reduced rendering (longest side at most `maxSide`) and the scale it was made at: the
+    /// faces are drawn on the reduced photo, so it is quick enough to redo after each edit.
+    public func renderReduced(maxSide: Int, with compositor: FaceCompositor) throws -> (image: VipsImage, scale: Double) {
+        let scale = min(1, Double(maxSide) / Double(max(photo.width, photo.height)))
+        guard scale < 1 else { return (try render(with: compositor), 1) }
+        let small = try photo.rgb.resize(scale: scale)
+        let faces = styledFaces.map { f in
+            StyledFace(box: f.box.scaled(x: scale, y: scale), style: f.style,
+                       landmarks: f.landmarks.map { Point(x: $0.x * scale, y: $0.y * scale) })
+        }
+        return (try compositor.render(small, faces: faces), scale)
+    }
+}

@@ -1,0 +1,14 @@
+extension OpenCVFaceDetector {
+    /// The one way every command finds the faces in a photo (batch, detect, report, edit,
+    /// plans), so they all see the same faces with the same numbers: in the decoded photo (a
+    /// coarse pass on a copy at most `options.maxSide` long, then tiles of the photo where faces
+    /// of `options.minFace` pixels need them; see `DetectionOptions`), boxes and landmarks in
+    /// pixels of the upright photo, faces in reading order. A pixel error names the photo's file.
+    public func detect(in photo: Photo, options: DetectionOptions) throws -> [DetectedFace] {
+        do {
+            return try detect(in: photo.rgb, options: options).inReadingOrder
+        } catch let error as VipsError {
+            throw PhotoError(path: photo.path ?? "photo", reason: .corrupt(error.message))
+        }
+    }
+}

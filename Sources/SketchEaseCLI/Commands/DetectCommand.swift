@@ -1,0 +1,94 @@
+import ArgumentParser
+import Foundation
+import SketchEase
+
+struct DetectCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "detect",
+        abstract: "List the faces found in photos.",
+        discussion: """
+            Coordinates are pixels of the upright photo (EXIF orientation applied): \
+            box = [x, y, width, height]; landmarks are the eyes, nose tip and mouth corners, \
+            left and right as seen in the image.
+            """
+    )
+
+    @OptionGroup var input: InputFlags
+
+    func validate() throws { try input.requirePhotos() }
+
+    @Flag(help: "Print JSON instead of a table.")
+    var json = false
+
+    @OptionGroup var detection: DetectionFlags
+
+    @OptionGroup var limits: PixelLimitFlag
+
+    struct PhotoFaces: Encodable {
+        var file: String
+        var width: Int
+        var height: Int
+        var detector: String
+        /// True when CenterFace could not be opened and OpenCV's cascade stood in (no confidence, no landmarks).
+        var fallback: Bool
+        var faces: [FaceJSON]
+    }
+
+    struct FaceJSON: Encodable {
+        var box: [Double]
+        /// Null from the cascade fallback, which gives no confidence.
+        var score: Double?
+        var landmarks: [String: [Double]]
+
+        func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(box, forKey: .box)
+            try c.encode(score, forKey: .score)
+            try c.encode(landmarks, forKey: .landmarks)
+        }
+
+        enum CodingKeys: String, CodingKey { case box, score, landmarks }
+    }
+
+    func run() throws {
+        let collection = input.collect()
+        var failures = collection.problems
+        for problem in collection.problems { Terminal.error(problem.description) }
+        let detector = try detection.openDetector()
+        var results: [PhotoFaces] = []
+        for file in collection.files {
+            do {
+                let photo = try Photo.load(path: file.path, pixelLimit: limits.maxPixels)
+                let faces = try detector.detect(in: photo, options: detection.options)
+                let entry = PhotoFaces(file: file.path, width: photo.width, height: photo.height,
+                                       detector: detector.kind.rawValue, fallback: detector.kind == .cascade,
+                                       faces: faces.map(Self.json))
+                if json { results.append(entry) } else { printTable(file.path, size: (photo.width, photo.height), faces: faces) }
+            } catch {
+                let failure = PhotoError(path: file.path, wrapping: error)
+                failures.append(failure)
+                Terminal.error(failure.description)
+            }
+        }
+        if json {
+            let encoder = JSONEncoder.readable
+            print(String(decoding: try encoder.encode(results), as: UTF8.self))
+        }
+        Terminal.noteLeftOut(collection)
+        if !failures.isEmpty { throw ExitCode.failure }
+    }
+
+    static func json(_ face: DetectedFace) -> FaceJSON {
+        FaceJSON(box: face.box.array.map { Rounding.decimals($0, 1) }, score: face.score.map { Rounding.decimals($0, 3) },
+                 landmarks: FaceAssessment.landmarkTable(face.landmarks))
+    }
+
+    private func printTable(_ file: String, size: (width: Int, height: Int), faces: [DetectedFace]) {
+        print("\(file): \(Terminal.count(faces.count, "face")) (\(size.width)×\(size.height))")
+        for (i, face) in faces.enumerated() {
+            let b = face.box.array.map { String(Rounding.pixels($0)) }
+            let score = face.score.map { "  score \(Rounding.score($0))" } ?? ""
+            print("  \(i + 1). x=\(b[0]) y=\(b[1]) w=\(b[2]) h=\(b[3])" + score)
+        }
+    }
+}
