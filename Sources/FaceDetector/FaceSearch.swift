@@ -32,11 +32,13 @@ struct FaceSearch {
 
     /// The smallest wanted face measures this many pixels in a level's tiles.
     static let levelFace = 12.0
-    /// The largest face a level answers for, in its tiles' pixels (a level finds faces up to
-    /// this and a bit more: its successor, three times coarser, starts at 12 × 3 = 36).
-    static let levelLargestFace = 47.0
-    /// From this size in the coarse copy (pixels) the coarse pass finds faces reliably.
-    static let coarseReliableFace = 14.0
+    /// The largest face a level answers for, in its tiles' pixels (its successor, three times
+    /// coarser, starts at 12 × 3 = 36; reaching further spares a level where the coarse pass
+    /// starts a little above, as in 24 MP photos).
+    static let levelLargestFace = 60.0
+    /// From this size in the coarse copy (pixels) the coarse pass finds faces (with a second
+    /// look for those it is unsure of).
+    static let coarseReliableFace = 12.0
     /// Each tile level is this many times coarser than the one before.
     static let levelStep = 3.0
     /// Tiles hold at most 640 × 640 pixels (the network's working memory, ~65 MB).
@@ -46,7 +48,7 @@ struct FaceSearch {
     /// Building a network for another input size (~35 ms), in pixels of work.
     static let networkOverhead = 100_000
     /// Tiles overlap by this much: more than the largest face a level answers for.
-    static let tileOverlap = 64
+    static let tileOverlap = 80
     /// Side of a contrast-map cell (level pixels) and the contrast below which a cell is flat.
     static let contrastCell = 16
     static let flatContrast: Float = 0.05
@@ -112,15 +114,24 @@ struct FaceSearch {
     /// One orientation: the coarse pass, the tile levels, second looks, merged.
     private func search(_ image: VipsImage) throws -> [DetectedFace] {
         let coarseScale = min(1, Double(options.maxSide) / Double(max(image.width, image.height)))
-        let coarse = try RGBPixels(coarseScale < 1 ? Self.reduced(image, scale: coarseScale) : image)
-        let coarseToImage = Double(image.width) / Double(coarse.width)
         let searchesTiles = detector.kind == .centerFace && options.minFace > 0
+        // Each copy is made from the one before it (the finest from the photo), so the photo's
+        // pixels are read once.
+        var levels: [Level] = []
+        var source = image
+        for scale in searchesTiles ? Self.levels(minFace: options.minFace, coarseScale: coarseScale) : [] {
+            let level = try Level(source, scale: scale * Double(image.width) / Double(source.width), of: image)
+            levels.append(level)
+            source = try level.image()
+        }
+        let fromSource = coarseScale * Double(image.width) / Double(source.width)
+        let coarse = try RGBPixels(fromSource < 1 ? Self.reduced(source, scale: fromSource) : source)
+        let coarseToImage = Double(image.width) / Double(coarse.width)
         guard searchesTiles else {
             let faces = try detector.run(coarse, threshold: options.threshold, nmsIoU: options.nmsIoU)
             return FaceMerger(iou: options.nmsIoU).merged(faces.map { $0.scaled(x: coarseToImage, y: coarseToImage) })
         }
         let doubtfulFrom = options.threshold * 0.4
-        var levels = try Self.levels(minFace: options.minFace, coarseScale: coarseScale).map { try Level(image, scale: $0) }
         // One tile size for the photo, the cheapest for its finest level (so one network
         // serves every level, the second looks and, where it fits, the coarse pass).
         var network = (width: Self.tileSize, height: Self.tileSize)
@@ -159,10 +170,16 @@ struct FaceSearch {
         private(set) var pixels: RGBPixels
         let contrast: ContrastMap
 
-        init(_ image: VipsImage, scale: Double) throws {
-            pixels = try RGBPixels(FaceSearch.reduced(image, scale: scale))
-            self.scale = (Double(pixels.width) / Double(image.width), Double(pixels.height) / Double(image.height))
+        /// `source` (the photo or a copy of it) reduced by `scale`; `photo` is the photo itself.
+        init(_ source: VipsImage, scale: Double, of photo: VipsImage) throws {
+            pixels = try RGBPixels(FaceSearch.reduced(source, scale: scale))
+            self.scale = (Double(pixels.width) / Double(photo.width), Double(pixels.height) / Double(photo.height))
             contrast = ContrastMap(pixels, cell: FaceSearch.contrastCell)
+        }
+
+        /// The level's pixels as an image, to make the next, coarser copy from.
+        func image() throws -> VipsImage {
+            try VipsImage.fromPixels(pixels.bytes, width: pixels.width, height: pixels.height, bands: 3).reinterpreted(as: "srgb")
         }
 
         /// The tiles over the detailed parts, leaving out the inside of `faces` (image
@@ -243,10 +260,12 @@ struct FaceSearch {
         try image.reduce(by: 1 / scale, kernel: "lanczos3")
     }
 
-    /// Whether `box` touches an edge of `tile` that is not an edge of the image: the face may
-    /// go on beyond it, and the neighbouring tile holds it whole.
+    /// Whether `box` comes close to an edge of `tile` that is not an edge of the image: the face
+    /// may go on beyond it (the part of a face a tile cuts off can look like a smaller face of
+    /// its own, its box a few pixels inside the edge), and the neighbouring tile holds it whole.
+    /// Close is half the box's size, as far as the overlap leaves room for it in the neighbour.
     static func cut(_ box: FaceBox, by tile: PixelRect, in image: PixelRect) -> Bool {
-        let margin = 2.0
+        let margin = max(2, min(box.shorterSide / 2, (Double(tileOverlap) - max(box.width, box.height)) / 2))
         return (tile.x > image.x && box.x <= Double(tile.x) + margin)
             || (tile.y > image.y && box.y <= Double(tile.y) + margin)
             || (tile.maxX < image.maxX && box.maxX >= Double(tile.maxX) - margin)

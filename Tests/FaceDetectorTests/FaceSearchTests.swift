@@ -88,10 +88,11 @@ import Vips
     }
 
     @Test func levelsReachFromTheSmallestFaceToTheCoarsePass() {
-        // 12 MP (4000 px): one level at half size; the coarse pass takes faces from ~90 px.
+        // 12 MP (4000 px) and 24 MP (6000 px): one level at half size; the coarse pass takes
+        // faces from 75 and 112 px, the level up to 120.
         #expect(FaceSearch.levels(minFace: 24, coarseScale: 640.0 / 4000) == [0.5])
-        // 24 MP (6000 px) and 50 MP (8660 px): a second level at a sixth.
-        #expect(FaceSearch.levels(minFace: 24, coarseScale: 640.0 / 6000) == [0.5, 0.5 / 3])
+        #expect(FaceSearch.levels(minFace: 24, coarseScale: 640.0 / 6000) == [0.5])
+        // 50 MP (8660 px): the coarse pass takes faces from 162 px, so a second level at a sixth.
         #expect(FaceSearch.levels(minFace: 24, coarseScale: 640.0 / 8660) == [0.5, 0.5 / 3])
         // Up to 1280 px the coarse copy shows a 24 px face at 12 px or more: no tiles.
         #expect(FaceSearch.levels(minFace: 24, coarseScale: 0.5).isEmpty)
