@@ -137,12 +137,13 @@ def throughput(folder, jobs, out):
 
 
 def linked_corpus(count):
-    """A folder of `count` photos (links to the corpus in turn): a photo named twice is only
-    sketched once, so a longer batch needs names of its own."""
+    """A folder of `count` photos (copies of the corpus in turn): a photo reached twice, by
+    another name, a symbolic or a hard link, is only sketched once, so a longer batch needs
+    files of its own."""
     folder = tempfile.mkdtemp(prefix="sketchease-corpus-")
     names = sorted(os.listdir(CORPUS))
     for i in range(count):
-        os.symlink(os.path.join(CORPUS, names[i % len(names)]), os.path.join(folder, f"p{i:04d}.jpg"))
+        shutil.copyfile(os.path.join(CORPUS, names[i % len(names)]), os.path.join(folder, f"p{i:04d}.jpg"))
     return folder
 
 
