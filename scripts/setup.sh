@@ -15,6 +15,8 @@ cd "$(dirname "$0")/.."
 
 CACHE=${SKETCHEASE_CACHE:-.cache/downloads}
 APT_PACKAGES=(libvips-dev libvips-tools libopencv-dev opencv-data python3-pip curl bzip2)
+# The web app's browser tests (`sketchease serve`): headless Chromium driven through WebDriver.
+APT_PACKAGES+=(chromium chromium-driver)
 
 say() { printf 'setup: %s\n' "$*" >&2; }
 
