@@ -6,7 +6,7 @@ import TestSupport
     /// Every square up to `overlap` on a side inside a region lies whole inside some tile.
     @Test(arguments: [(640, 640), (576, 672), (800, 480), (256, 256)])
     func everyFaceUpToTheOverlapFitsInATile(tile: (Int, Int)) {
-        var random = SplitMix64(seed: 7)
+        var random = SplitMix(seed: 7)
         let width = 3000, height = 2000, overlap = 64
         for _ in 0..<20 {
             let x = Int(random.next() % 2500), y = Int(random.next() % 1500)

@@ -37,7 +37,7 @@ public struct GroupPhoto {
     /// darkens the photos (gamma 1 + 1.2 darkness, gain 1 - 0.4 darkness): a dim room.
     public static func make(width: Int, height: Int, rows: Int, columns: Int, faceSizes: ClosedRange<Double>,
                             backdrop: Backdrop = .grass, darkness: Double = 0, seed: UInt64 = 1) throws -> GroupPhoto {
-        var random = SplitMix64(seed: seed)
+        var random = SplitMix(seed: seed)
         var canvas = try backdropImage(backdrop, width: width, height: height, seed: Int(seed % 1000))
         var faces: [FaceBox] = [], unmarked: [FaceBox] = []
         let sources = try Source.all()
@@ -216,19 +216,7 @@ public enum DlibFaces {
     }
 }
 
-/// A small, seedable random number generator (SplitMix64): the same photo for the same seed.
-public struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-    public init(seed: UInt64) { state = seed }
-
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+extension SplitMix {
     mutating func uniform(_ range: ClosedRange<Double>) -> Double {
         range.lowerBound + (range.upperBound - range.lowerBound) * Double(next() >> 11) / Double(1 << 53)
     }
