@@ -11,21 +11,23 @@ import Vips
 /// 1. **Coarse pass**: the whole image shrunk to `options.maxSide` (640 px) finds the large
 ///    faces, as before.
 /// 2. **Tile levels**: where that copy shows the smallest wanted face at less than 12 px, the
-///    image is shrunk so it measures 12 px and searched in 640×640 tiles, then at a third of
-///    that scale, and so on until the coarse pass takes over (a level answers for faces of
-///    12–47 px in its tiles; larger ones are left to the coarser levels). Tiles overlap by more
-///    than the largest face a level answers for, so every face lies whole in some tile, and a
-///    box touching a tile's inner edge is dropped (its neighbour holds the face whole). Only the
-///    detailed parts of a level are tiled (`ContrastMap`): sky, backdrops and walls are skipped,
-///    and so is the inside of a face the coarse pass found.
-/// 3. **Second look**: a detection below the threshold (but above half of it) is cut out of
-///    the image at a resolution where the face is 28 px and run again (`SecondLook`); it is
-///    kept when it then reaches the threshold, with that confidence.
+///    image is shrunk so it measures 12 px and searched in tiles of at most 640×640 (one size
+///    for the photo, the cheapest for where its detail lies), then at a third of that scale,
+///    and so on until the coarse pass takes over (a level answers for faces of 12–60 px in its
+///    tiles; larger ones are left to the coarser passes). Tiles overlap by more than the largest
+///    face a level answers for, so every face lies whole in some tile, and a box close to a
+///    tile's inner edge is dropped (its neighbour holds the face whole). Only the detailed
+///    parts of a level are tiled (`ContrastMap`): sky, backdrops and walls are skipped, and so
+///    is the inside of a face the coarse pass found.
+/// 3. **Second look**: a detection below the threshold (down to 0.4 of it), or only just above
+///    it while small in its tile, is cut out of the image at a resolution where the face is
+///    28 px or twice as large as it was, and run again (`SecondLook`); it is kept when it then
+///    reaches the threshold, with that confidence and box.
 /// 4. **Merge**: detections of the same face from several passes, tiles and levels become
 ///    one (`FaceMerger`).
 ///
-/// Every level is one copy of the image computed from it (never a new decode), and one network
-/// serves the coarse pass, the tiles and the second looks when they fit in a tile.
+/// The copies are made one from another, the finest from the image (never a new decode), and
+/// one network serves the tiles, the second looks and, where it fits, the coarse pass.
 struct FaceSearch {
     let detector: OpenCVFaceDetector
     let options: DetectionOptions
@@ -164,9 +166,10 @@ struct FaceSearch {
         return merger.merged(sure + confirmed)
     }
 
-    /// One tile level: the image at `scale` and where its detail is.
+    /// One tile level: the image at a scale, and where its detail is.
     struct Level {
-        let scale: (x: Double, y: Double)  // level pixels per image pixel
+        /// Level pixels per image pixel.
+        let scale: (x: Double, y: Double)
         private(set) var pixels: RGBPixels
         let contrast: ContrastMap
 
@@ -255,7 +258,8 @@ struct FaceSearch {
         return sightings
     }
 
-    /// A copy `scale` (≤ 1) times the size, made cheaply (see `VipsImage.reduce`).
+    /// A copy `scale` (≤ 1) times the size (see `VipsImage.reduce`). Lanczos: with the softer
+    /// linear kernel, 12 px faces in a dim photo scored too low to be looked at again.
     static func reduced(_ image: VipsImage, scale: Double) throws -> VipsImage {
         try image.reduce(by: 1 / scale, kernel: "lanczos3")
     }

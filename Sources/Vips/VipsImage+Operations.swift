@@ -39,8 +39,8 @@ extension VipsImage {
     }
 
     /// Makes the image `factor` times smaller (≥ 1) with `kernel` stretched to the factor
-    /// (anti-aliased). With the linear kernel it is 2–4 times faster than `resize`, which
-    /// box-shrinks by whole factors first (measured at 12 MP: 0.02–0.09 s against 0.08–0.19 s).
+    /// (anti-aliased). Faster than `resize`, which box-shrinks by whole factors first: halving
+    /// 12 MP took 0.10 s of CPU with lanczos3 and 0.07 s linear, against 0.14–0.19 s.
     public func reduce(by factor: Double, kernel: String = "linear") throws -> VipsImage {
         try VipsCall.image("reduce", ["in": .image(self), "hshrink": .double(factor), "vshrink": .double(factor),
                                       "kernel": .nick(kernel)])
