@@ -72,8 +72,11 @@ let package = Package(
         ),
         // libFuzzer target over untrusted input (scripts/fuzz.sh); a replay tool in normal builds.
         .executableTarget(name: "SketchEaseFuzz", dependencies: ["SketchEase"]),
-        // Paths to the example photos and model, temporary folders, synthetic images.
-        .target(name: "TestSupport", dependencies: ["Vips"], path: "Tests/TestSupport"),
+        // Group photos with known faces for the benchmark, and their scoring (make bench).
+        .executableTarget(name: "GroupPhotos", dependencies: ["TestSupport", "FaceDetector", "Vips"], path: "bench/GroupPhotos"),
+        // Paths to the example photos and model, temporary folders, synthetic images, group
+        // photos with known faces.
+        .target(name: "TestSupport", dependencies: ["Vips", "FaceDetector"], path: "Tests/TestSupport"),
         .testTarget(name: "VipsTests", dependencies: ["Vips", "TestSupport"]),
         .testTarget(name: "FaceDetectorTests", dependencies: ["FaceDetector", "Vips", "TestSupport"]),
         .testTarget(name: "FiltersTests", dependencies: ["Filters", "Vips", "TestSupport"], exclude: ["Goldens"]),

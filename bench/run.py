@@ -9,10 +9,16 @@ Measures on 12-megapixel photos with 1-6 faces (bench/make_corpus.py):
     each photo's PNG size and the floor's (the floor writes libvips' defaults, zlib level 6 with
     unfiltered rows; sketchease its own default, level 2 with rows filtered "up");
   - throughput with --jobs 2 against --jobs 1 (24 photos, back-to-back pairs, median ratio);
-  - peak RSS for one photo, and RSS over a long batch (default 500 photos) to show it stays flat.
+  - peak RSS for one photo, and RSS over a long batch (default 500 photos) to show it stays flat;
+  - group photos with known faces (bench/GroupPhotos, made from examples/ and examples/faces/):
+    two 24 MP ones measured like the 12 MP corpus (time against the floor, stages, peak RSS) plus
+    detection's own memory (peak RSS of `detect` less that of a decode-only run), and recall and
+    precision of `detect` on those and five more (4.7 to 50 MP, a dim one), against the coarse
+    pass alone (`--min-face 0`, the old default); and a sideways one with each `--rotations`.
 Targets (issue 6): 3 faces end to end <= 1.5x the floor; jobs 2 >= 1.7x jobs 1 throughput;
-peak RSS <= 200 MB per 12 MP photo and no growth over the long batch.
-Usage: bench/run.py [--soak N] [--repeat N] [--skip-others]
+peak RSS <= 200 MB per 12 MP photo and no growth over the long batch. Issue 15: the 24 MP group
+photo <= 2x its floor, detection's memory <= 150 MB, recall and precision >= 0.97.
+Usage: bench/run.py [--soak N] [--repeat N] [--skip-others] [--skip-groups]
 """
 import argparse
 import json
@@ -27,7 +33,23 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.path.join(ROOT, ".build/release/sketchease")
+GROUP_TOOL = os.path.join(ROOT, ".build/release/GroupPhotos")
 CORPUS = os.path.join(ROOT, "bench/corpus")
+GROUPS = os.path.join(ROOT, "bench/corpus-groups")
+# Group photos: name, size, grid of example photos, smallest face of each (px), backdrop,
+# darkness, seed, turn. The first two are timed; all are scored.
+TIMED_GROUPS = [
+    ("group24-grass.jpg", "6000x4000", "3x3", "24-40", "grass", 0, 3, 0),
+    ("group24-studio.jpg", "6000x4000", "3x3", "24-40", "studio", 0, 3, 0),
+]
+SCORED_GROUPS = TIMED_GROUPS + [
+    ("mosaic5.jpg", "2500x1880", "4x5", "20-60", "grass", 0, 4, 0),
+    ("group12.jpg", "4000x3000", "4x5", "24-30", "studio", 0, 3, 0),
+    ("group24-small.jpg", "6000x4000", "4x6", "24-32", "grass", 0, 2, 0),
+    ("group50.jpg", "8660x5773", "6x8", "24-100", "grass", 0, 5, 0),
+    ("group8-dim.jpg", "3500x2300", "4x5", "24-48", "grass", 0.6, 6, 0),
+]
+SIDEWAYS = ("group12-sideways.jpg", "4000x3000", "3x4", "30-60", "studio", 0, 7, 90)
 RESULTS = os.path.join(ROOT, "bench/results")
 
 
@@ -115,12 +137,13 @@ def throughput(folder, jobs, out):
 
 
 def linked_corpus(count):
-    """A folder of `count` photos (links to the corpus in turn): a photo named twice is only
-    sketched once, so a longer batch needs names of its own."""
+    """A folder of `count` photos (copies of the corpus in turn): a photo reached twice, by
+    another name, a symbolic or a hard link, is only sketched once, so a longer batch needs
+    files of its own."""
     folder = tempfile.mkdtemp(prefix="sketchease-corpus-")
     names = sorted(os.listdir(CORPUS))
     for i in range(count):
-        os.symlink(os.path.join(CORPUS, names[i % len(names)]), os.path.join(folder, f"p{i:04d}.jpg"))
+        shutil.copyfile(os.path.join(CORPUS, names[i % len(names)]), os.path.join(folder, f"p{i:04d}.jpg"))
     return folder
 
 
@@ -155,22 +178,101 @@ def soak(count, out, jobs):
     return max(r for _, r in samples), statistics.mean(first), statistics.mean(last), proc.returncode
 
 
+def make_groups():
+    """The group photos and their faces (JSON beside each), made once."""
+    os.makedirs(GROUPS, exist_ok=True)
+    for name, size, grid, faces, backdrop, darkness, seed, turn in SCORED_GROUPS + [SIDEWAYS]:
+        path = os.path.join(GROUPS, name)
+        if not os.path.exists(path):
+            subprocess.run([GROUP_TOOL, "make", path, size, grid, faces, backdrop, str(darkness), str(seed), str(turn)],
+                           check=True, stdout=subprocess.DEVNULL)
+    return [os.path.join(GROUPS, g[0]) for g in TIMED_GROUPS]
+
+
+def score(photo, *options):
+    """Recall and precision of `sketchease detect` on a group photo (faces of 24 px and more),
+    and its wall time and peak RSS."""
+    with tempfile.NamedTemporaryFile("w+", suffix=".json") as out, tempfile.NamedTemporaryFile("r", suffix=".time") as t:
+        start = time.perf_counter()
+        subprocess.run(["/usr/bin/time", "-f", "%M", "-o", t.name, BIN, "detect", "--json", photo, *options],
+                       check=True, stdout=out, stderr=subprocess.DEVNULL)
+        wall = time.perf_counter() - start
+        rss = int(t.read().strip().splitlines()[-1]) / 1024
+        truth = os.path.splitext(photo)[0] + ".json"
+        result = json.loads(subprocess.run([GROUP_TOOL, "score", truth, out.name, "24"], check=True,
+                                           capture_output=True, text=True).stdout)
+    result.update(seconds=wall, rss=rss)
+    return result
+
+
+def detection_memory(photo):
+    """Detection's own memory: peak RSS of `detect` less that of a run that decodes the photo
+    and runs the network only on a 64 px copy."""
+    full = timed([BIN, "detect", photo])[1]
+    decode_only = timed([BIN, "detect", photo, "--min-face", "0", "--detect-size", "64"])[1]
+    return full - decode_only
+
+
+def group_report(groups, measured, repeat):
+    lines = ["", "Group photos (bench/GroupPhotos: example photos on a backdrop, faces known by construction; "
+             "faces of 24 px and more counted):", "",
+             "| photo | floor `vips copy` | sketchease in batch | ratio | decode | detect | filter | encode | alone | peak RSS | detection memory | faces | recall | precision | recall, `--min-face 0` |",
+             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    summary = []
+    for photo in groups:
+        m = measured[photo]
+        st = m["stages"]
+        memory = detection_memory(photo)
+        new, old = score(photo), score(photo, "--min-face", "0")
+        lines.append(f"| {os.path.basename(photo)} | {m['floor']:.2f} s | {m['wall']:.2f} s | {m['ratio']:.2f}× | {st['decode']:.2f} | "
+                     f"{st['detect']:.2f} | {st['filter']:.2f} | {st['encode']:.2f} | {m['alone']:.2f} s | {m['rss']:.0f} MB | "
+                     f"{memory:.0f} MB | {new['wanted']:.0f} | {new['recall']:.3f} | {new['precision']:.3f} | {old['recall']:.3f} |")
+        print(lines[-1], flush=True)
+        summary.append(f"- {os.path.basename(photo)}: **{m['ratio']:.2f}×** the floor in a batch (target ≤ 2×), detection "
+                       f"memory **{memory:.0f} MB** (target ≤ 150 MB), recall {new['recall']:.3f}, precision {new['precision']:.3f}")
+    lines += ["", "| photo | size | faces | recall | precision | detect | recall, `--min-face 0` | detect, `--min-face 0` |",
+              "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    totals = {"new": [0, 0, 0, 0], "old": [0, 0]}
+    for name, size, *_ in SCORED_GROUPS:
+        photo = os.path.join(GROUPS, name)
+        new, old = score(photo), score(photo, "--min-face", "0")
+        totals["new"] = [a + b for a, b in zip(totals["new"], [new["wanted"] - new["missed"], new["wanted"],
+                                                                 new["found"] - new["false_positives"], new["found"]])]
+        totals["old"] = [a + b for a, b in zip(totals["old"], [old["wanted"] - old["missed"], old["wanted"]])]
+        lines.append(f"| {name} | {size} | {new['wanted']:.0f} | {new['recall']:.3f} | {new['precision']:.3f} | {new['seconds']:.2f} s | "
+                     f"{old['recall']:.3f} | {old['seconds']:.2f} s |")
+        print(lines[-1], flush=True)
+    n = totals["new"]
+    summary.append(f"- all {len(SCORED_GROUPS)} group photos: recall **{n[0] / n[1]:.3f}** ({n[0]:.0f}/{n[1]:.0f}), precision "
+                   f"**{n[2] / max(1, n[3]):.3f}** (target ≥ 0.97 each); the coarse pass alone: recall {totals['old'][0] / totals['old'][1]:.3f}")
+    sideways = os.path.join(GROUPS, SIDEWAYS[0])
+    lines += ["", f"A group photo lying on its side ({SIDEWAYS[0]}, {SIDEWAYS[1]} turned a quarter turn):", "",
+              "| `--rotations` | recall | precision | detect |", "| --- | ---: | ---: | ---: |"]
+    for mode in ["off", "fallback", "always"]:
+        r = score(sideways, "--rotations", mode)
+        lines.append(f"| {mode} | {r['recall']:.3f} | {r['precision']:.3f} | {r['seconds']:.2f} s |")
+        print(lines[-1], flush=True)
+    return lines, summary
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--soak", type=int, default=500, help="photos in the long batch (0 = skip)")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--skip-others", action="store_true", help="skip ImageMagick and G'MIC")
+    ap.add_argument("--skip-groups", action="store_true", help="skip the group photos")
     args = ap.parse_args()
     if not os.path.isdir(CORPUS) or len(os.listdir(CORPUS)) < 6:
         subprocess.run([sys.executable, os.path.join(ROOT, "bench/make_corpus.py"), CORPUS], check=True,
                        stdout=subprocess.DEVNULL)
     photos = [os.path.join(CORPUS, f"faces{n}.jpg") for n in range(1, 7)]
+    groups = [] if args.skip_groups else make_groups()
     work = tempfile.mkdtemp(prefix="sketchease-bench-")
     lines = ["| photo (12 MP) | floor `vips copy` | sketchease in batch | ratio | decode | detect | filter | encode | alone (with start-up) | ratio | peak RSS | PNG size (floor → ours) | IM `-charcoal 2` | G'MIC `pencilbw` |",
              "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     ratios, alone_ratios = {}, {}
     peak_rss = 0.0
-    measured = rounds(photos, work, args.repeat)
+    measured = rounds(photos + groups, work, args.repeat)
     for photo in photos:
         name = os.path.basename(photo)
         m = measured[photo]
@@ -190,6 +292,7 @@ def main():
                      f"{st['detect']:.2f} | {st['filter']:.2f} | {st['encode']:.2f} | {alone:.2f} s | {alone_ratios[name]:.2f}× | "
                      f"{rss:.0f} MB | {m['floor_size']:.1f} → {m['size']:.1f} MB | {im} | {gm} |")
         print(lines[-1], flush=True)
+    group_lines, group_summary = group_report(groups, measured, args.repeat) if groups else ([], [])
     styles = per_style(photos[2], os.path.join(work, "styles"), args.repeat)
     style_lines = ["", "Per style, faces3.jpg (12 MP, 3 faces), in seconds:", "",
                    "| style | filter stage | whole photo |", "| --- | ---: | ---: |"]
@@ -219,6 +322,7 @@ def main():
         f"(median of {len(pairs)} back-to-back pairs: {spread}; target ≥ 1.7×)",
         f"- peak RSS for one 12 MP photo: **{peak_rss:.0f} MB** (target ≤ 200 MB)",
     ]
+    summary += group_summary
     if args.soak:
         peak, first, last, rc = soak(args.soak, os.path.join(work, "soak"), 1)
         summary.append(f"- {args.soak}-photo batch (jobs 1): peak RSS **{peak:.0f} MB**; mean RSS in the first tenth "
@@ -229,7 +333,7 @@ def main():
               "'alone' is a whole process for that one photo, start-up and model loading included. Each run "
               "measures the floor, the batch and the one-photo processes back to back; a ratio is the median "
               "of the runs' ratios.", ""]
-    report = "\n".join(header + lines + style_lines + summary)
+    report = "\n".join(header + lines + group_lines + style_lines + summary)
     print("\n".join(summary))
     os.makedirs(RESULTS, exist_ok=True)
     with open(os.path.join(RESULTS, "latest.md"), "w") as f:

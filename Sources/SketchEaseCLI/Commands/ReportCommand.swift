@@ -38,6 +38,8 @@ struct ReportCommand: ParsableCommand {
         var width: Int
         var height: Int
         var detector: String
+        /// True when CenterFace could not be opened and OpenCV's cascade stood in (no confidence, no landmarks).
+        var fallback: Bool
         var faces: [FaceAssessment]
     }
 
@@ -55,7 +57,8 @@ struct ReportCommand: ParsableCommand {
                 let faces = try detector.detect(in: photo, options: detection.options)
                 let assessments = try FaceReport.analyse(photo: photo, faces: faces)
                 let report = PhotoReport(file: file.path, width: photo.width, height: photo.height,
-                                         detector: detector.kind.rawValue, faces: assessments)
+                                         detector: detector.kind.rawValue, fallback: detector.kind == .cascade,
+                                         faces: assessments)
                 if json { reports.append(report) } else { printText(report) }
                 if let exportCrops {
                     let stem = (file.outputStem as NSString).lastPathComponent

@@ -4,23 +4,42 @@ import SketchEase
 /// Flags shared by every command that finds faces.
 struct DetectionFlags: ParsableArguments {
     @Option(parsing: .unconditional, help: ArgumentHelp(
-        "Detect on a copy whose longest side is at most this many pixels.",
-        discussion: "The default finds faces down to about 1/50 of the photo's longer side and keeps memory low; raise it for tiny faces in large group photos."))
+        "The smallest face to find, in pixels of the photo (shorter side of its box); 0 for the coarse pass only.",
+        discussion: "Where the coarse pass cannot see faces this small (large photos), the detailed parts of the photo are also searched in tiles at the resolution they need.",
+        valueName: "px"))
+    var minFace: Int = 24
+
+    @Option(parsing: .unconditional, help: ArgumentHelp(
+        "The coarse pass runs on a copy whose longest side is at most this many pixels.",
+        discussion: "It finds the faces larger than about 1/50 of that side; smaller ones are found in tiles (see --min-face)."))
     var detectSize: Int = 640
 
     @Option(parsing: .unconditional, help: "Minimum face confidence, 0 to 1.")
     var threshold: Double = 0.5
 
-    @Option(help: ArgumentHelp("CenterFace ONNX model file.", discussion: "Default: $SKETCHEASE_MODEL, then ./models/centerface.onnx.", valueName: "path"),
+    @Option(help: ArgumentHelp(
+        "Also look for faces turned a quarter or half turn: off, fallback or always.",
+        discussion: "For photos lying on their side without an orientation tag. fallback searches again, turned, when the faces found upright lie turned (their landmarks say which way) or when none is found (then every turn until one finds faces); always searches all four ways and merges.",
+        valueName: "when"))
+    var rotations: RotationSearch = .off
+
+    @Option(help: ArgumentHelp("CenterFace ONNX model file.",
+                               discussion: "Default: $SKETCHEASE_MODEL, then ./models/centerface.onnx, then PREFIX/share/sketchease/ beside the installed command.",
+                               valueName: "path"),
             completion: .file(extensions: ["onnx"]))
     var model: String?
 
     func validate() throws {
         guard (64...8192).contains(detectSize) else { throw ValidationError("--detect-size must be 64...8192 (got \(detectSize))") }
         guard (0.0...1.0).contains(threshold) else { throw ValidationError("--threshold must be between 0 and 1 (got \(threshold))") }
+        guard minFace == 0 || (8...100_000).contains(minFace) else {
+            throw ValidationError("--min-face must be 0 (the coarse pass only) or 8...100000 (got \(minFace))")
+        }
     }
 
-    var options: DetectionOptions { DetectionOptions(maxSide: detectSize, threshold: threshold) }
+    var options: DetectionOptions {
+        DetectionOptions(maxSide: detectSize, threshold: threshold, minFace: minFace, rotations: rotations)
+    }
 
     /// Opens the detector, telling the user once if the fallback cascade is used.
     func openDetector() throws -> OpenCVFaceDetector {
@@ -33,3 +52,5 @@ struct DetectionFlags: ParsableArguments {
         }
     }
 }
+
+extension RotationSearch: ExpressibleByArgument {}
