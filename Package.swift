@@ -36,10 +36,24 @@ let package = Package(
         .target(name: "FaceDetector", dependencies: ["CFaceDetect", "Vips"]),
         .target(name: "Filters", dependencies: ["Vips"]),
         .target(name: "SketchEase", dependencies: ["Vips", "FaceDetector", "Filters"]),
+        // FFmpeg's libraries: libavformat, libavcodec, libswscale, libavutil, libavdevice and
+        // what they bring (libavfilter, libswresample), found through pkg-config.
+        .systemLibrary(
+            name: "CLibAV",
+            pkgConfig: "libavdevice",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev", "libavdevice-dev"])]
+        ),
+        // A small C shim over FFmpeg: error macros, log capture, display matrix, pixel loops.
+        .target(name: "CAV", dependencies: ["CLibAV"], linkerSettings: [.linkedLibrary("m")]),
+        // Swift over FFmpeg: read (demux, decode) and write (encode, mux) media files and devices.
+        .target(name: "FFmpeg", dependencies: ["CAV"]),
+        // Faces in motion: tracking, smoothing, styled frames, the clip pipeline.
+        .target(name: "Video", dependencies: ["FFmpeg", "SketchEase"]),
         .executableTarget(
             name: "SketchEaseCLI",
             dependencies: [
                 "SketchEase",
+                "Video",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -51,6 +65,7 @@ let package = Package(
         .testTarget(name: "FaceDetectorTests", dependencies: ["FaceDetector", "Vips", "TestSupport"]),
         .testTarget(name: "FiltersTests", dependencies: ["Filters", "Vips", "TestSupport"]),
         .testTarget(name: "SketchEaseTests", dependencies: ["SketchEase", "TestSupport"]),
+        .testTarget(name: "VideoTests", dependencies: ["Video", "FFmpeg", "SketchEase", "TestSupport"]),
         // Runs the built `sketchease` binary end to end.
         .testTarget(name: "SketchEaseCLITests", dependencies: ["SketchEaseCLI", "SketchEase", "TestSupport"]),
     ],

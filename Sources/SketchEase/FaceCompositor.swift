@@ -51,7 +51,7 @@ public struct FaceCompositor: Sendable {
             let filter = try registry.filter(style.filterID)
             let faceSize = styled.map { min($0.box.width, $0.box.height) }.reduce(0, +) / Double(styled.count)
             let regions = styled.map { FaceRegion(box: $0.box, landmarks: $0.landmarks, in: rect) }
-            let context = FilterContext(faceSize: max(faceSize, 1), seed: Self.seed(for: styled[0].box), faces: regions)
+            let context = FilterContext(faceSize: max(faceSize, 1), seed: styled[0].seed ?? Self.seed(for: styled[0].box), faces: regions)
             if !filter.blendsThroughFaceMask {
                 drawn = try filter.apply(to: drawn, settings: style.settings, context: context)
                 continue

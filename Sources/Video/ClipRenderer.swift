@@ -1,0 +1,260 @@
+import Dispatch
+import FFmpeg
+import Foundation
+import SketchEase
+import Synchronization
+
+/// How far a clip has got, for progress bars.
+public struct ClipProgress: Sendable {
+    public var frames: Int
+    /// The clip's frame count, when the container says (or its duration and rate suggest).
+    public var expectedFrames: Int?
+    public var seconds: Double
+    public var framesPerSecond: Double { seconds > 0 ? Double(frames) / seconds : 0 }
+}
+
+/// Turns a clip into a clip with its faces styled, or lists its tracked faces.
+///
+/// Frames flow through four stages on their own threads, joined by small bounded queues:
+/// decode → detect and track → style → encode. Each stage works on a different frame at the
+/// same time, and memory stays flat over any length of clip: a few frames in each queue,
+/// the tracker's look-ahead, the encoder's own.
+public struct ClipRenderer: Sendable {
+    public var options: ClipOptions
+    /// Makes the face detector (one per clip).
+    public var makeDetector: @Sendable () throws -> OpenCVFaceDetector
+    public var registry: FilterRegistry
+
+    public init(options: ClipOptions, registry: FilterRegistry = .standard,
+                makeDetector: @escaping @Sendable () throws -> OpenCVFaceDetector) {
+        self.options = options; self.registry = registry; self.makeDetector = makeDetector
+    }
+
+    /// Renders `source` into `output` (written atomically). Throws `MediaError` for inputs
+    /// that cannot be read and outputs that cannot be written; damage met in the middle of
+    /// a clip is reported, not thrown.
+    public func render(_ source: MediaSource, to output: String, stop: StopSignal = StopSignal(),
+                       progress: @escaping @Sendable (ClipProgress) -> Void = { _ in }) throws -> ClipReport {
+        let reader = try MediaReader(source, pixelLimit: options.pixelLimit)
+        let folder = (output as NSString).deletingLastPathComponent
+        if !folder.isEmpty {
+            do {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            } catch {
+                throw MediaError(path: folder, reason: .outputNotWritable("cannot create folder"))
+            }
+        }
+        let writer = try MediaWriter(path: output, reader: reader, settings: options.encoding, overwrite: options.overwrite)
+        var report = ClipReport(input: source.path)
+        report.output = output
+        report.streamNotes = writer.streamNotes
+        let styler = FrameStyler(compositor: FaceCompositor(registry: registry, options: options.render))
+        let styles = options.styles
+        try run(reader, report: &report, stop: stop, progress: progress, style: { frame, tracked in
+            let faces = tracked.faces.compactMap { face in styles.style(forTrack: face.id).map { FrameStyler.Face(face, style: $0) } }
+            if !faces.isEmpty { try styler.draw(faces, into: frame) }
+        }, write: { item in
+            switch item {
+            case .frame(let frame): try writer.write(frame)
+            case .packet(let packet): try writer.write(packet)
+            }
+        }, finish: { try writer.finish() }, abandon: { writer.abandon() })
+        return report
+    }
+
+    /// Follows the faces through `source` without writing anything: every frame's tracked faces.
+    public func track(_ source: MediaSource, stop: StopSignal = StopSignal(),
+                      progress: @escaping @Sendable (ClipProgress) -> Void = { _ in },
+                      frame: @escaping @Sendable (TrackedFrame) -> Void) throws -> ClipReport {
+        let reader = try MediaReader(source, pixelLimit: options.pixelLimit)
+        var report = ClipReport(input: source.path)
+        try run(reader, report: &report, stop: stop, progress: progress, style: { _, tracked in frame(tracked) },
+                write: { _ in }, finish: {}, abandon: {})
+        return report
+    }
+
+    private enum Tracked: @unchecked Sendable {
+        case frame(VideoFrame, TrackedFrame)
+        case packet(MediaPacket)
+    }
+
+    private func run(_ reader: MediaReader, report: inout ClipReport, stop: StopSignal,
+                     progress: @escaping @Sendable (ClipProgress) -> Void,
+                     style: @escaping @Sendable (VideoFrame, TrackedFrame) throws -> Void,
+                     write: (MediaItem) throws -> Void, finish: () throws -> Void, abandon: () -> Void) throws {
+        let start = DispatchTime.now().uptimeNanoseconds
+        let detector = try makeDetector()
+        try? VipsRuntime.setOperationCacheSize(0)
+        let depth = max(1, options.queueDepth)
+        let decoded = BoundedQueue<MediaItem>(capacity: depth)
+        let tracked = BoundedQueue<Tracked>(capacity: depth)
+        let styled = BoundedQueue<MediaItem>(capacity: depth)
+        let queues: [@Sendable () -> Void] = [decoded.cancel, tracked.cancel, styled.cancel]
+        let failure = Mutex<Error?>(nil)
+        let times = Mutex(ClipStageTimes())
+        let counts = Mutex((tracks: Set<Int>(), detections: 0))
+        let fail: @Sendable (Error) -> Void = { error in
+            failure.withLock { $0 = $0 ?? error }
+            for cancel in queues { cancel() }
+        }
+        let options = self.options
+        let video = reader.video
+        stop.attach(reader)
+        let group = DispatchGroup()
+        let stages = DispatchQueue(label: "sketchease.clip", attributes: .concurrent)
+
+        // Decode.
+        stages.async(group: group) {
+            defer { decoded.close() }
+            do {
+                while true {
+                    let t0 = DispatchTime.now().uptimeNanoseconds
+                    guard let item = try reader.next() else { return }
+                    times.withLock { $0.decode += seconds(since: t0) }
+                    if case .frame(let f) = item, let limit = options.duration, f.time >= limit {
+                        reader.requestStop()
+                        continue
+                    }
+                    guard decoded.push(item) else { return }
+                }
+            } catch { fail(error) }
+        }
+        // Detect and track.
+        stages.async(group: group) {
+            defer { tracked.close() }
+            do {
+                let tracker = FaceTracker(settings: options.tracking, frameRate: video.frameRate.value,
+                                          frameWidth: video.width, frameHeight: video.height)
+                let scaler = FrameScaler()
+                var held: [MediaItem] = []
+                var heldStart = 0
+                // Hands on everything held up to each final frame: its packets, then the frame.
+                func emit(_ frames: [TrackedFrame]) -> Bool {
+                    for result in frames {
+                        scan: while heldStart < held.count {
+                            let item = held[heldStart]
+                            heldStart += 1
+                            switch item {
+                            case .packet(let p):
+                                guard tracked.push(.packet(p)) else { return false }
+                            case .frame(let f):
+                                counts.withLock { c in for face in result.faces { c.tracks.insert(face.id) } }
+                                guard tracked.push(.frame(f, result)) else { return false }
+                                break scan
+                            }
+                        }
+                        if heldStart > 32 { held.removeFirst(heldStart); heldStart = 0 }
+                    }
+                    return true
+                }
+                while let item = decoded.pop() {
+                    held.append(item)
+                    guard case .frame(let frame) = item else { continue }
+                    var found: [DetectedFace]? = nil
+                    if tracker.shouldDetect(frame: frame.index) {
+                        let t0 = DispatchTime.now().uptimeNanoseconds
+                        let small = scaler.rgb(of: frame, maxSide: options.detection.maxSide)
+                        let image = try VipsImage.fromPixels(small.pixels, width: small.width, height: small.height, bands: 3)
+                        found = try detector.detect(in: image, options: options.detection, fullSize: (frame.width, frame.height))
+                        times.withLock { $0.detect += seconds(since: t0) }
+                        counts.withLock { $0.detections += 1 }
+                    }
+                    let t1 = DispatchTime.now().uptimeNanoseconds
+                    let out = tracker.add(frame: frame.index, time: frame.time, detections: found)
+                    times.withLock { $0.track += seconds(since: t1) }
+                    guard emit(out) else { return }
+                }
+                guard emit(tracker.finish()) else { return }
+                for item in held[heldStart...] {
+                    if case .packet(let p) = item { guard tracked.push(.packet(p)) else { return } }
+                }
+            } catch { fail(error) }
+        }
+        // Style.
+        stages.async(group: group) {
+            defer { styled.close() }
+            do {
+                while let item = tracked.pop() {
+                    switch item {
+                    case .packet(let p):
+                        guard styled.push(.packet(p)) else { return }
+                    case .frame(let frame, let faces):
+                        let t0 = DispatchTime.now().uptimeNanoseconds
+                        try style(frame, faces)
+                        times.withLock { $0.style += seconds(since: t0) }
+                        guard styled.push(.frame(frame)) else { return }
+                    }
+                }
+            } catch { fail(error) }
+        }
+        // Encode, here.
+        var frames = 0
+        var lastEnd: Int64?
+        var firstPts: Int64?
+        do {
+            while let item = styled.pop() {
+                let t0 = DispatchTime.now().uptimeNanoseconds
+                try write(item)
+                times.withLock { $0.encode += seconds(since: t0) }
+                if case .frame(let f) = item {
+                    frames += 1
+                    if firstPts == nil { firstPts = f.pts }
+                    lastEnd = f.pts + f.duration
+                    progress(ClipProgress(frames: frames, expectedFrames: video.estimatedFrames, seconds: seconds(since: start)))
+                }
+            }
+        } catch { fail(error) }
+        group.wait()
+        if let error = failure.withLock({ $0 }) {
+            abandon()
+            throw error
+        }
+        if frames == 0 {
+            abandon()
+            throw MediaError(path: reader.path, reason: reader.damage.readError.map { .corrupt($0) } ?? .corrupt("no video frames could be decoded"))
+        }
+        do {
+            let t0 = DispatchTime.now().uptimeNanoseconds
+            try finish()
+            times.withLock { $0.encode += seconds(since: t0) }
+        } catch {
+            abandon()
+            throw error
+        }
+        report.frames = frames
+        report.frameSize = (video.width, video.height)
+        if let firstPts, let lastEnd { report.duration = Double(lastEnd - firstPts) * video.timeBase.value }
+        report.damage = reader.damage
+        report.stages = times.withLock { $0 }
+        (report.tracks, report.detections) = counts.withLock { ($0.tracks.count, $0.detections) }
+        report.seconds = seconds(since: start)
+    }
+}
+
+/// Asks a running clip to stop early and finish its output properly (a live recording ended
+/// with Ctrl-C): the frames read so far are written and the file is completed.
+public final class StopSignal: Sendable {
+    private let state = Mutex<(requested: Bool, reader: MediaReader?)>((false, nil))
+
+    public init() {}
+
+    public func request() {
+        let reader = state.withLock { s -> MediaReader? in
+            s.requested = true
+            return s.reader
+        }
+        reader?.requestStop()
+    }
+
+    func attach(_ reader: MediaReader) {
+        let requested = state.withLock { s -> Bool in
+            s.reader = reader
+            return s.requested
+        }
+        if requested { reader.requestStop() }
+    }
+}
+
+private func seconds(since start: UInt64) -> Double {
+    Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+}

@@ -1,0 +1,306 @@
+import SketchEase
+
+/// Follows faces through a clip: links each frame's detections to tracks, keeps a track
+/// through short misses, smooths its box and landmarks, and fades its style in and out.
+///
+/// Frames go in one at a time (with detections on the frames the detector looked at) and
+/// come out `lag` frames later with their faces final: by then the tracker has seen the
+/// sightings after them, so a gap in detection is bridged rather than blinked, the smoothed
+/// box uses measurements on both sides (no lag behind motion), a face's style is already
+/// faded in on the frame where it is first found, and a false detection seen only once is
+/// never drawn.
+public final class FaceTracker {
+    public let settings: TrackerSettings
+    /// Frames held back before they come out.
+    public let lag: Int
+    /// Frames between detections.
+    public let interval: Int
+
+    private var tracks: [Track] = []
+    private var ended: [Track] = []
+    private var times: [Int: Double] = [:]
+    private var newestFrame = -1
+    private var nextEmit = 0
+    private var nextID = 1
+    private var nextKey = 0
+    private let frameSize: (width: Double, height: Double)
+
+    public init(settings: TrackerSettings = .init(), frameRate: Double, frameWidth: Int, frameHeight: Int) {
+        self.settings = settings
+        let rate = frameRate > 0 && frameRate.isFinite ? frameRate : 30
+        interval = settings.detectionInterval(frameRate: rate)
+        let missFrames = Int((settings.maxMiss * rate).rounded(.up))
+        let fadeFrames = Int((settings.fade * rate).rounded(.up))
+        lag = max(missFrames, fadeFrames) + interval + 1
+        frameSize = (Double(frameWidth), Double(frameHeight))
+    }
+
+    /// Whether the detector should look at this frame.
+    public func shouldDetect(frame: Int) -> Bool { frame % interval == 0 }
+
+    /// Adds the next frame (frames come in order, from 0), with the faces detected on it, or
+    /// nil when the detector did not look. Returns the frames now final, in order.
+    public func add(frame: Int, time: Double, detections: [DetectedFace]?) -> [TrackedFrame] {
+        precondition(frame == newestFrame + 1, "frames must come in order")
+        let dt = newestFrame >= 0 ? max(0, time - (times[newestFrame] ?? time)) : 0
+        times[frame] = time
+        newestFrame = frame
+        let matches = detections.map { associate($0, dt: dt) } ?? [:]
+        for track in tracks {
+            let matched = matches.first { $0.value === track }.map { detections![$0.key] }
+            track.step(frame: frame, time: time, dt: dt, sighting: matched, settings: settings)
+        }
+        if let detections {
+            for (i, face) in detections.enumerated() where matches[i] == nil {
+                tracks.append(Track(key: nextKey, frame: frame, time: time, face: face, settings: settings))
+                nextKey += 1
+            }
+        }
+        confirmNewTracks()
+        endLostTracks(now: time)
+        var out: [TrackedFrame] = []
+        while nextEmit <= newestFrame - lag { out.append(emit(nextEmit)) }
+        return out
+    }
+
+    /// The frames still held, once the clip has ended.
+    public func finish() -> [TrackedFrame] {
+        for track in tracks { track.end() }
+        ended += tracks.filter(\.confirmed)
+        tracks.removeAll()
+        var out: [TrackedFrame] = []
+        while nextEmit <= newestFrame { out.append(emit(nextEmit)) }
+        return out
+    }
+
+    // MARK: - Linking detections to tracks
+
+    /// Detection index -> track, greedily by overlap with each track's predicted box.
+    private func associate(_ detections: [DetectedFace], dt: Double) -> [Int: Track] {
+        var candidates: [(score: Double, detection: Int, track: Track)] = []
+        for track in tracks {
+            let predicted = track.predictedBox(after: dt)
+            for (i, face) in detections.enumerated() {
+                let iou = predicted.iou(face.box)
+                let size = max(predicted.width, face.box.width, 1)
+                let dx = predicted.center.x - face.box.center.x, dy = predicted.center.y - face.box.center.y
+                let distance = (dx * dx + dy * dy).squareRoot() / size
+                let ratio = face.box.width / max(predicted.width, 1)
+                guard iou >= 0.1 || (distance < 0.5 && ratio > 0.67 && ratio < 1.5) else { continue }
+                candidates.append((iou + max(0, 0.5 - distance), i, track))
+            }
+        }
+        candidates.sort { $0.score > $1.score }
+        var result: [Int: Track] = [:]
+        var taken = Set<Int>()
+        for c in candidates where result[c.detection] == nil && !taken.contains(c.track.key) {
+            result[c.detection] = c.track
+            taken.insert(c.track.key)
+        }
+        return result
+    }
+
+    /// Tracks seen often enough get an id: one more than the last, in order of first sighting
+    /// (left to right for faces first seen together). A face lost in the middle of the frame
+    /// and found again near where it was within a second keeps its old id.
+    private func confirmNewTracks() {
+        let fresh = tracks.filter { !$0.confirmed && $0.sightings >= settings.confirmSightings }
+            .sorted { ($0.firstSeen, $0.firstBox.x) < ($1.firstSeen, $1.firstBox.x) }
+        for track in fresh {
+            track.confirmed = true
+            if let old = reappearance(of: track) {
+                track.id = old.id
+                old.succeeded = true
+            } else {
+                track.id = nextID
+                nextID += 1
+            }
+        }
+    }
+
+    private func reappearance(of track: Track) -> Track? {
+        let start = times[track.firstSeen] ?? 0
+        return ended.filter { old in
+            guard !old.succeeded, !tracks.contains(where: { $0 !== track && $0.confirmed && $0.id == old.id }) else { return false }
+            let gap = start - old.lastSeenTime
+            guard gap >= 0, gap < 1.0, !old.lostAtEdge(frameWidth: frameSize.width, frameHeight: frameSize.height) else { return false }
+            let before = old.endBox, now = track.firstBox
+            let dx = before.center.x - now.center.x, dy = before.center.y - now.center.y
+            let ratio = now.width / max(before.width, 1)
+            return (dx * dx + dy * dy).squareRoot() < before.width && ratio > 0.67 && ratio < 1.5
+        }.max { $0.lastSeen < $1.lastSeen }
+    }
+
+    private func endLostTracks(now: Double) {
+        var kept: [Track] = []
+        for track in tracks {
+            if now - track.lastSeenTime > settings.maxMiss {
+                track.end()
+                if track.confirmed { ended.append(track) }
+            } else {
+                kept.append(track)
+            }
+        }
+        tracks = kept
+    }
+
+    // MARK: - Output
+
+    private func emit(_ frame: Int) -> TrackedFrame {
+        nextEmit = frame + 1
+        let time = times[frame] ?? 0
+        var faces: [TrackedFace] = []
+        for track in (ended + tracks) where track.confirmed {
+            if let face = track.face(at: frame, time: time, settings: settings) { faces.append(face) }
+        }
+        // A face found again under its old id may overlap its own fade-out: the stronger one stays.
+        faces.sort { ($0.id, -$0.opacity) < ($1.id, -$1.opacity) }
+        faces = faces.enumerated().filter { $0.offset == 0 || faces[$0.offset - 1].id != $0.element.id }.map(\.element)
+        // What is no longer needed: frame times before this one, tracks whose fade is over.
+        times[frame - 1] = nil
+        ended.removeAll { $0.isOver(before: time, settings: settings) && time - $0.lastSeenTime > 1.5 }
+        for track in tracks { track.forget(before: min(frame, track.firstSeen)) }
+        return TrackedFrame(index: frame, time: time, faces: faces)
+    }
+}
+
+/// One face's track: its motion filters and sightings.
+private final class Track {
+    let key: Int
+    var id = 0
+    var confirmed = false
+    /// An ended track whose id a later track took over.
+    var succeeded = false
+    let firstSeen: Int
+    let firstTime: Double
+    let firstBox: FaceBox
+    var lastSeen: Int
+    var lastSeenTime: Double
+    var sightings = 1
+    var isEnded = false
+    /// Detector scores of the sightings not yet emitted (and the one before), in frame order.
+    private var scores: [(frame: Int, score: Double)] = []
+    /// cx, cy, w, h, then x, y of each landmark.
+    private var filters: [MotionFilter]
+    private let landmarkCount: Int
+    /// Smoothed state at the last sighting, kept when the track ends.
+    private var finalStates: [MotionFilter.State] = []
+    private var firstStates: [MotionFilter.State]?
+
+    init(key: Int, frame: Int, time: Double, face: DetectedFace, settings: TrackerSettings) {
+        self.key = key
+        firstSeen = frame; firstTime = time; firstBox = face.box
+        lastSeen = frame; lastSeenTime = time
+        landmarkCount = face.landmarks.count
+        scores = [(frame, face.score)]
+        let size = max(face.box.width, 1)
+        let values = Self.measurements(face)
+        filters = values.enumerated().map { i, v in
+            MotionFilter(frame: frame, measurement: v, noise: settings.measurementNoise * size,
+                         acceleration: settings.acceleration * size * (i == 2 || i == 3 ? 0.5 : 1))
+        }
+    }
+
+    static func measurements(_ face: DetectedFace) -> [Double] {
+        [face.box.center.x, face.box.center.y, face.box.width, face.box.height] + face.landmarks.flatMap { [$0.x, $0.y] }
+    }
+
+    private var size: Double { max(filters[2].newest.position, 1) }
+
+    func predictedBox(after dt: Double) -> FaceBox {
+        let s = filters[0...3].map { $0.predicted(after: dt).position }
+        return FaceBox(x: s[0] - s[2] / 2, y: s[1] - s[3] / 2, width: s[2], height: s[3])
+    }
+
+    func step(frame: Int, time: Double, dt: Double, sighting: DetectedFace?, settings: TrackerSettings) {
+        let size = self.size
+        let values = sighting.map(Self.measurements)
+        for i in filters.indices {
+            filters[i].acceleration = settings.acceleration * size * (i == 2 || i == 3 ? 0.5 : 1)
+            let measured = values.flatMap { i < $0.count ? $0[i] : nil }
+            filters[i].step(frame: frame, dt: dt, measurement: measured, noise: settings.measurementNoise * size)
+        }
+        if let sighting {
+            sightings += 1
+            lastSeen = frame; lastSeenTime = time
+            scores.append((frame, sighting.score))
+        }
+    }
+
+    func end() {
+        guard !isEnded else { return }
+        isEnded = true
+        finalStates = filters.map { $0.smoothed(at: lastSeen) ?? $0.newest }
+        if firstStates == nil { firstStates = filters.map { $0.smoothed(at: firstSeen) ?? $0.newest } }
+    }
+
+    var endBox: FaceBox { Self.box(from: finalStates.isEmpty ? filters.map(\.newest) : finalStates) }
+
+    /// Lost within a fifth of its size from the frame's edge: it left, rather than being hidden.
+    func lostAtEdge(frameWidth: Double, frameHeight: Double) -> Bool {
+        let b = endBox, margin = b.width * 0.2
+        return b.x < margin || b.y < margin || b.maxX > frameWidth - margin || b.maxY > frameHeight - margin
+    }
+
+    func isOver(before time: Double, settings: TrackerSettings) -> Bool {
+        isEnded && time > lastSeenTime + settings.fade
+    }
+
+    func forget(before frame: Int) {
+        for i in filters.indices { filters[i].forget(before: frame) }
+        if let keep = scores.lastIndex(where: { $0.frame < frame }), keep > 0 { scores.removeFirst(keep) }
+    }
+
+    /// The face on `frame` (at `time`), or nil when the track is not drawn there.
+    func face(at frame: Int, time: Double, settings: TrackerSettings) -> TrackedFace? {
+        let fade = max(settings.fade, 1e-6)
+        var opacity = 1.0
+        var states: [MotionFilter.State]
+        if frame < firstSeen {
+            // Before the first sighting: the face as it was moving then, fading in.
+            guard time > firstTime - settings.fade - 1e-9 else { return nil }
+            let start = firstStates ?? filters.map { $0.smoothed(at: firstSeen) ?? $0.newest }
+            states = Self.extrapolated(start, by: time - firstTime)
+            opacity = (time - (firstTime - fade)) / fade
+        } else if isEnded && frame > lastSeen {
+            // After the last sighting of a track that has ended: moving on, fading out.
+            guard time < lastSeenTime + settings.fade + 1e-9 else { return nil }
+            states = Self.extrapolated(finalStates, by: time - lastSeenTime)
+            opacity = (lastSeenTime + fade - time) / fade
+        } else if let smoothed = smoothedStates(at: frame) {
+            states = smoothed
+        } else {
+            return nil
+        }
+        let box = Self.box(from: states)
+        guard box.width >= 2, box.height >= 2, box.isUsable else { return nil }
+        let landmarks = landmarkCount == 5
+            ? (0..<5).map { Point(x: states[4 + 2 * $0].position, y: states[5 + 2 * $0].position) } : []
+        let sighting = scores.last { $0.frame <= frame } ?? scores.first
+        return TrackedFace(id: id, box: box, landmarks: landmarks, score: sighting?.score ?? 0,
+                           opacity: min(1, max(0, opacity)), detected: sighting?.frame == frame)
+    }
+
+    private func smoothedStates(at frame: Int) -> [MotionFilter.State]? {
+        if isEnded, frame == lastSeen { return finalStates }
+        var states: [MotionFilter.State] = []
+        for f in filters {
+            guard let s = f.smoothed(at: frame) else { return nil }
+            states.append(s)
+        }
+        return states
+    }
+
+    private static func extrapolated(_ states: [MotionFilter.State], by dt: Double) -> [MotionFilter.State] {
+        states.map { s in
+            var e = s
+            e.position += s.velocity * dt
+            return e
+        }
+    }
+
+    static func box(from states: [MotionFilter.State]) -> FaceBox {
+        let cx = states[0].position, cy = states[1].position, w = states[2].position, h = states[3].position
+        return FaceBox(x: cx - w / 2, y: cy - h / 2, width: w, height: h)
+    }
+}

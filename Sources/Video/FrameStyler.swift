@@ -1,0 +1,114 @@
+import FFmpeg
+import Foundation
+import SketchEase
+
+/// Draws tracked faces' styles into a frame, in place.
+///
+/// Only the faces' regions are touched: each group of overlapping faces is read out of the
+/// frame as RGB, drawn by the photo path's `FaceCompositor` (the same styles, masks and
+/// feathering as a photo), and written back where the style changed a pixel, so everything
+/// else stays exactly as decoded. Each track draws with its own seed, so its grain and
+/// strokes stay put on a still face and move with a moving one.
+public struct FrameStyler: Sendable {
+    public var compositor: FaceCompositor
+
+    public init(compositor: FaceCompositor) {
+        self.compositor = compositor
+    }
+
+    /// One face to draw: where, in which style, how strongly.
+    public struct Face: Sendable {
+        public var face: TrackedFace
+        public var style: FaceStyle
+        public init(_ face: TrackedFace, style: FaceStyle) { self.face = face; self.style = style }
+    }
+
+    /// The seed a track draws with, the same on every frame.
+    public static func seed(forTrack id: Int) -> Int {
+        Int(truncatingIfNeeded: (UInt64(id) &+ 0x9E37_79B9) &* 0xBF58_476D_1CE4_E5B9 >> 33)
+    }
+
+    /// Draws `faces` into `frame`. With a background style the whole frame is redrawn.
+    public func draw(_ faces: [Face], into frame: VideoFrame) throws {
+        let bounds = (width: frame.width, height: frame.height)
+        if compositor.options.background != nil {
+            try draw(faces, region: Region(x: 0, y: 0, width: bounds.width, height: bounds.height), into: frame, wholeFrame: true)
+            return
+        }
+        let regions = faces.map { Region(enclosing: $0.face.box.grown(by: compositor.options.boxScale), in: bounds) }
+        for group in Region.overlapGroups(regions) {
+            guard let region = group.compactMap({ regions[$0] }).reduce(nil, { (u: Region?, r) in u?.union(r) ?? r }) else { continue }
+            try draw(group.map { faces[$0] }, region: region, into: frame, wholeFrame: false)
+        }
+    }
+
+    private func draw(_ faces: [Face], region: Region, into frame: VideoFrame, wholeFrame: Bool) throws {
+        let before = frame.rgb(x: region.x, y: region.y, width: region.width, height: region.height)
+        let image = try VipsImage.fromPixels(before, width: region.width, height: region.height, bands: 3)
+        let dx = Double(region.x), dy = Double(region.y)
+        // Faces fading in or out: with a background style the whole frame is one drawing, so
+        // a face is drawn from halfway through its fade.
+        let drawn = faces.filter { !wholeFrame || $0.face.opacity >= 0.5 }
+        let styled = drawn.map { f in
+            StyledFace(box: FaceBox(x: f.face.box.x - dx, y: f.face.box.y - dy, width: f.face.box.width, height: f.face.box.height),
+                       style: f.style, landmarks: f.face.landmarks.map { Point(x: $0.x - dx, y: $0.y - dy) },
+                       seed: Self.seed(forTrack: f.face.id))
+        }
+        let after = try compositor.render(image, faces: styled).pixels()
+        let opacity = wholeFrame ? 1 : faces.map(\.face.opacity).max() ?? 1
+        try frame.write(rgb: after, before: before, x: region.x, y: region.y, width: region.width, height: region.height,
+                        opacity: opacity)
+    }
+}
+
+/// A rectangle of a frame with even corners (4:2:0 chroma covers 2x2 pixels).
+struct Region: Equatable {
+    var x: Int, y: Int, width: Int, height: Int
+
+    init(x: Int, y: Int, width: Int, height: Int) {
+        self.x = x; self.y = y; self.width = width; self.height = height
+    }
+
+    /// The even-cornered rectangle around `box`, clipped to the frame; nil if nothing is left.
+    init?(enclosing box: FaceBox, in frame: (width: Int, height: Int)) {
+        guard box.isUsable else { return nil }
+        let x0 = max(0, Int(box.x.rounded(.down)) & ~1), y0 = max(0, Int(box.y.rounded(.down)) & ~1)
+        let x1 = min(frame.width, (Int(box.maxX.rounded(.up)) + 1) & ~1)
+        let y1 = min(frame.height, (Int(box.maxY.rounded(.up)) + 1) & ~1)
+        guard x1 - x0 >= 2, y1 - y0 >= 2 else { return nil }
+        self.init(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+
+    var maxX: Int { x + width }
+    var maxY: Int { y + height }
+
+    func intersects(_ o: Region) -> Bool { x < o.maxX && o.x < maxX && y < o.maxY && o.y < maxY }
+
+    func union(_ o: Region) -> Region {
+        let x0 = min(x, o.x), y0 = min(y, o.y)
+        return Region(x: x0, y: y0, width: max(maxX, o.maxX) - x0, height: max(maxY, o.maxY) - y0)
+    }
+
+    /// Indices of regions grouped so that overlapping regions (transitively) share a group;
+    /// missing regions (faces wholly outside the frame) are left out.
+    static func overlapGroups(_ regions: [Region?]) -> [[Int]] {
+        var groups: [(region: Region, members: [Int])] = []
+        for (i, r) in regions.enumerated() {
+            guard var merged = r else { continue }
+            var members = [i]
+            // Merging can make a group reach others: repeat until nothing more overlaps.
+            var changed = true
+            while changed {
+                changed = false
+                for g in groups.indices.reversed() where groups[g].region.intersects(merged) {
+                    merged = merged.union(groups[g].region)
+                    members = groups[g].members + members
+                    groups.remove(at: g)
+                    changed = true
+                }
+            }
+            groups.append((merged, members.sorted()))
+        }
+        return groups.map(\.members).sorted { $0[0] < $1[0] }
+    }
+}
