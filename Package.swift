@@ -6,6 +6,9 @@ import PackageDescription
 let openCVLibraries: [LinkerSetting] = ["opencv_core", "opencv_imgproc", "opencv_objdetect", "opencv_dnn", "m"]
     .map { .linkedLibrary($0) }
 
+let ffmpegLibraries: [LinkerSetting] = ["avdevice", "avfilter", "avformat", "avcodec", "swscale", "swresample", "avutil", "m"]
+    .map { .linkedLibrary($0) }
+
 let package = Package(
     name: "SketchEase",
     platforms: [.macOS(.v13)],
@@ -36,15 +39,12 @@ let package = Package(
         .target(name: "FaceDetector", dependencies: ["CFaceDetect", "Vips"]),
         .target(name: "Filters", dependencies: ["Vips"]),
         .target(name: "SketchEase", dependencies: ["Vips", "FaceDetector", "Filters"]),
-        // FFmpeg's libraries: libavformat, libavcodec, libswscale, libavutil, libavdevice and
-        // what they bring (libavfilter, libswresample), found through pkg-config.
-        .systemLibrary(
-            name: "CLibAV",
-            pkgConfig: "libavdevice",
-            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev", "libavdevice-dev"])]
-        ),
+        // FFmpeg's libraries (Debian's libavformat-dev, libavcodec-dev, libswscale-dev, libavutil-dev,
+        // libavdevice-dev, libavfilter-dev, libswresample-dev); headers in the system's include path.
+        .systemLibrary(name: "CLibAV"),
         // A small C shim over FFmpeg: error macros, log capture, display matrix, pixel loops.
-        .target(name: "CAV", dependencies: ["CLibAV"], linkerSettings: [.linkedLibrary("m")]),
+        // Each library is named: pkg-config lists only libavdevice (the rest are private to it).
+        .target(name: "CAV", dependencies: ["CLibAV"], linkerSettings: ffmpegLibraries),
         // Swift over FFmpeg: read (demux, decode) and write (encode, mux) media files and devices.
         .target(name: "FFmpeg", dependencies: ["CAV"]),
         // Faces in motion: tracking, smoothing, styled frames, the clip pipeline.

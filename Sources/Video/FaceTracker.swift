@@ -118,18 +118,29 @@ public final class FaceTracker {
         }
     }
 
+    /// An ended track this new one continues: lost in the middle of the frame (hidden, not
+    /// gone) at most `reappearanceWindow` seconds ago, and found again about where its motion
+    /// would have taken it, at about its size.
     private func reappearance(of track: Track) -> Track? {
-        let start = times[track.firstSeen] ?? 0
-        return ended.filter { old in
-            guard !old.succeeded, !tracks.contains(where: { $0 !== track && $0.confirmed && $0.id == old.id }) else { return false }
+        let start = times[track.firstSeen] ?? track.firstTime
+        var best: (track: Track, distance: Double)?
+        for old in ended where !old.succeeded {
+            guard !tracks.contains(where: { $0 !== track && $0.confirmed && $0.id == old.id }) else { continue }
             let gap = start - old.lastSeenTime
-            guard gap >= 0, gap < 1.0, !old.lostAtEdge(frameWidth: frameSize.width, frameHeight: frameSize.height) else { return false }
-            let before = old.endBox, now = track.firstBox
-            let dx = before.center.x - now.center.x, dy = before.center.y - now.center.y
-            let ratio = now.width / max(before.width, 1)
-            return (dx * dx + dy * dy).squareRoot() < before.width && ratio > 0.67 && ratio < 1.5
-        }.max { $0.lastSeen < $1.lastSeen }
+            guard gap >= 0, gap <= Self.reappearanceWindow,
+                  !old.lostAtEdge(frameWidth: frameSize.width, frameHeight: frameSize.height) else { continue }
+            let expected = old.expectedBox(after: gap), now = track.firstBox
+            let dx = expected.center.x - now.center.x, dy = expected.center.y - now.center.y
+            let distance = (dx * dx + dy * dy).squareRoot() / max(expected.width, 1)
+            let ratio = now.width / max(expected.width, 1)
+            guard distance < 1, ratio > 0.5, ratio < 2, distance < best?.distance ?? .infinity else { continue }
+            best = (old, distance)
+        }
+        return best?.track
     }
+
+    /// How long a face may be hidden and still come back under its old id.
+    static let reappearanceWindow = 3.0
 
     private func endLostTracks(now: Double) {
         var kept: [Track] = []
@@ -158,7 +169,7 @@ public final class FaceTracker {
         faces = faces.enumerated().filter { $0.offset == 0 || faces[$0.offset - 1].id != $0.element.id }.map(\.element)
         // What is no longer needed: frame times before this one, tracks whose fade is over.
         times[frame - 1] = nil
-        ended.removeAll { $0.isOver(before: time, settings: settings) && time - $0.lastSeenTime > 1.5 }
+        ended.removeAll { $0.isOver(before: time, settings: settings) && time - $0.lastSeenTime > Self.reappearanceWindow + 0.5 }
         for track in tracks { track.forget(before: min(frame, track.firstSeen)) }
         return TrackedFrame(index: frame, time: time, faces: faces)
     }
@@ -178,6 +189,9 @@ private final class Track {
     var lastSeenTime: Double
     var sightings = 1
     var isEnded = false
+    /// Sightings of the last two seconds: when a face is lost behind something its last boxes
+    /// are partial, so where it was going and how large it is are judged from these.
+    private var recent: [(time: Double, box: FaceBox)] = []
     /// Detector scores of the sightings not yet emitted (and the one before), in frame order.
     private var scores: [(frame: Int, score: Double)] = []
     /// cx, cy, w, h, then x, y of each landmark.
@@ -193,6 +207,7 @@ private final class Track {
         lastSeen = frame; lastSeenTime = time
         landmarkCount = face.landmarks.count
         scores = [(frame, face.score)]
+        recent = [(time, face.box)]
         let size = max(face.box.width, 1)
         let values = Self.measurements(face)
         filters = values.enumerated().map { i, v in
@@ -224,6 +239,8 @@ private final class Track {
             sightings += 1
             lastSeen = frame; lastSeenTime = time
             scores.append((frame, sighting.score))
+            recent.append((time, sighting.box))
+            if let keep = recent.firstIndex(where: { $0.time >= time - 2 }), keep > 0 { recent.removeFirst(keep) }
         }
     }
 
@@ -235,6 +252,19 @@ private final class Track {
     }
 
     var endBox: FaceBox { Self.box(from: finalStates.isEmpty ? filters.map(\.newest) : finalStates) }
+
+    /// Where the face would be `dt` seconds after its last sighting, moving on as it was over
+    /// its last two seconds (for at most a second: people stop), at its usual size then.
+    func expectedBox(after dt: Double) -> FaceBox {
+        guard let first = recent.first, let last = recent.last else { return endBox }
+        let span = last.time - first.time
+        let vx = span > 0.3 ? (last.box.center.x - first.box.center.x) / span : 0
+        let vy = span > 0.3 ? (last.box.center.y - first.box.center.y) / span : 0
+        let widths = recent.map(\.box.width).sorted(), heights = recent.map(\.box.height).sorted()
+        let w = widths[widths.count / 2], h = heights[heights.count / 2]
+        let t = min(dt, 1)
+        return FaceBox(x: last.box.center.x + vx * t - w / 2, y: last.box.center.y + vy * t - h / 2, width: w, height: h)
+    }
 
     /// Lost within a fifth of its size from the frame's edge: it left, rather than being hidden.
     func lostAtEdge(frameWidth: Double, frameHeight: Double) -> Bool {
@@ -291,10 +321,11 @@ private final class Track {
         return states
     }
 
+    /// States moved on by their velocity for `dt` seconds; sizes (width, height) are held.
     private static func extrapolated(_ states: [MotionFilter.State], by dt: Double) -> [MotionFilter.State] {
-        states.map { s in
+        states.enumerated().map { i, s in
             var e = s
-            e.position += s.velocity * dt
+            if i != 2 && i != 3 { e.position += s.velocity * dt }
             return e
         }
     }

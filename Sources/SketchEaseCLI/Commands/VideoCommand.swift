@@ -1,0 +1,165 @@
+import ArgumentParser
+import FFmpeg
+import Foundation
+import SketchEase
+import Synchronization
+import Video
+
+struct VideoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "video",
+        abstract: "Sketch the faces in video clips (or a camera), each face followed through the clip.",
+        discussion: """
+            Each clip gives OUT/<name>.mp4 (or --format's suffix): H.264, every frame with its \
+            own timestamp, the sound and subtitles copied as they are, the same length and frame \
+            count as the clip; location and device metadata are left out unless --keep-metadata. \
+            Faces are tracked: each keeps its number for as long as it is in the clip (see \
+            `sketchease detect CLIP --json`), its style does not blink when the detector misses \
+            it for a moment, and fades in and out as it comes and goes.
+
+            Examples:
+              sketchease video party.mp4 --out out/ -f pencil
+              sketchease video clips/ --recursive --out out/
+              sketchease video talk.mov --plan tracks.json --out out/
+              sketchease video shoot.mp4 -f none --background-filter chroma --background-param image=beach.mp4 --out out/
+              sketchease video /dev/video0 --duration 60 --out out/     (record a camera)
+            """
+    )
+
+    @Argument(help: ArgumentHelp("Clips and folders of clips (or a camera such as /dev/video0).", valueName: "input"))
+    var inputs: [String] = []
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Folder for the clips (created if missing).", valueName: "dir"))
+    var out: String
+
+    @OptionGroup var style: StyleFlags
+    @OptionGroup var detection: DetectionFlags
+    @OptionGroup var tracking: TrackingFlags
+    @OptionGroup var encoding: EncodingFlags
+    @OptionGroup var live: LiveSourceFlags
+
+    @Flag(name: .shortAndLong, help: "Also take clips from sub-folders.")
+    var recursive = false
+
+    @Option(name: .shortAndLong, help: ArgumentHelp(
+        "Clips processed at the same time.",
+        discussion: "Each clip already keeps every core busy (decoding, tracking, styling and encoding run side by side); more than one helps only with many short clips."))
+    var jobs: Int = 1
+
+    @Flag(help: "Replace outputs that already exist.")
+    var overwrite = false
+
+    @Flag(help: "Keep the clip's metadata (GPS location, device make and model, dates).")
+    var keepMetadata = false
+
+    @OptionGroup var limits: PixelLimitFlag
+
+    @Option(help: ArgumentHelp("Write per-clip numbers (frames, fps, stage times, memory) as JSON.", valueName: "file"))
+    var stats: String?
+
+    func validate() throws {
+        guard !inputs.isEmpty else { throw ValidationError("give clips, folders or a camera") }
+        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+    }
+
+    func run() throws {
+        let options = ClipOptions(
+            detection: detection.options, tracking: tracking.settings, render: try style.renderOptions(),
+            encoding: encoding.settings(keepMetadata: keepMetadata),
+            styles: TrackStyles(others: try style.style()), overwrite: overwrite,
+            pixelLimit: limits.maxPixels, duration: live.duration)
+        var jobsList: [(source: MediaSource, output: String)] = []
+        var problems: [String] = []
+        let suffix = "." + options.encoding.format.fileExtension
+        let files = inputs.filter { !live.isLive($0) }
+        let (clips, missing) = ClipInputs.collect(files, recursive: recursive)
+        for problem in missing { problems.append(problem.description) }
+        for input in inputs where live.isLive(input) {
+            let name = input.hasPrefix("/dev/") ? (input as NSString).lastPathComponent : "live"
+            jobsList.append((live.source(input), (out as NSString).appendingPathComponent(name + suffix)))
+        }
+        for clip in clips {
+            jobsList.append((live.source(clip.path), (out as NSString).appendingPathComponent(clip.outputStem + suffix)))
+        }
+        for problem in problems { Terminal.error(problem) }
+        if jobsList.isEmpty && problems.isEmpty {
+            Terminal.warn("no clips found in \(inputs.joined(separator: " "))\(recursive ? "" : " (use --recursive for sub-folders)")")
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        } catch {
+            throw ValidationError("cannot create the output folder \(out)")
+        }
+        PNGExporter.removeStaleTemporaries(in: out)
+        let detectionFlags = detection
+        _ = try detectionFlags.openDetector()  // fails early, warns once about the fallback
+        let renderer = ClipRenderer(options: options) { try DetectorLocator.open(modelPath: detectionFlags.model).detector }
+        let stop = StopSignal()
+        Interrupt.onInterrupt { stop.request() }
+        let results = Mutex<[Int: ClipOutcome]>([:])
+        let bar = ClipProgressBar()
+        let workers = min(jobs, max(jobsList.count, 1))
+        let showProgress = workers == 1
+        let replace = overwrite
+        let work = jobsList
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            for index in stride(from: worker, to: work.count, by: workers) {
+                let (source, output) = work[index]
+                let name = (source.path as NSString).lastPathComponent
+                let progress: @Sendable (ClipProgress) -> Void = { p in if showProgress { bar.update(p, name: name) } }
+                let outcome = Self.process(source, output, renderer: renderer, overwrite: replace, stop: stop, progress: progress)
+                bar.clear()
+                Self.announce(outcome)
+                results.withLock { $0[index] = outcome }
+            }
+        }
+        let outcomes = results.withLock { table in jobsList.indices.compactMap { table[$0] } }
+        if let stats { try ClipStats(outcomes: outcomes).write(to: stats) }
+        let written = outcomes.filter { if case .written = $0.result { true } else { false } }.count
+        let skipped = outcomes.filter { if case .skipped = $0.result { true } else { false } }.count
+        let failed = outcomes.count - written - skipped + problems.count
+        var parts = ["\(written) written"]
+        if skipped > 0 { parts.append("\(skipped) skipped (output exists; --overwrite replaces)") }
+        if failed > 0 { parts.append("\(failed) failed") }
+        Terminal.printErr(parts.joined(separator: ", "))
+        if failed > 0 { throw ExitCode.failure }
+    }
+
+    static func process(_ source: MediaSource, _ output: String, renderer: ClipRenderer, overwrite: Bool, stop: StopSignal,
+                        progress: @escaping @Sendable (ClipProgress) -> Void) -> ClipOutcome {
+        if !overwrite, FileManager.default.fileExists(atPath: output) {
+            return ClipOutcome(input: source.path, output: output, result: .skipped)
+        }
+        do {
+            let report = try renderer.render(source, to: output, stop: stop, progress: progress)
+            return ClipOutcome(input: source.path, output: output, result: .written(report))
+        } catch {
+            let line = (error as? MediaError)?.description ?? PhotoError(path: source.path, wrapping: error).description
+            return ClipOutcome(input: source.path, output: output, result: .failed(line))
+        }
+    }
+
+    static func announce(_ outcome: ClipOutcome) {
+        switch outcome.result {
+        case .written(let report):
+            if let warning = report.damageWarning { Terminal.warn(warning) }
+            for note in report.streamNotes where !note.hasSuffix(": copied") { Terminal.warn("\(outcome.input): \(note)") }
+        case .failed(let line):
+            Terminal.error(line)
+        case .skipped:
+            break
+        }
+    }
+}
+
+/// What became of one clip.
+struct ClipOutcome: Sendable {
+    enum Result: Sendable {
+        case written(ClipReport)
+        case skipped
+        case failed(String)
+    }
+    var input: String
+    var output: String
+    var result: Result
+}
