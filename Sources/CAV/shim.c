@@ -226,3 +226,53 @@ void sk_frame_pad_edges(AVFrame *frame, int width, int height) {
             memcpy(data + (ptrdiff_t) row * stride, data + (ptrdiff_t) (h - 1) * stride, (size_t) fw);
     }
 }
+
+/* ---- Motion ------------------------------------------------------------------------ */
+
+static double block_cost(const uint8_t *before, const uint8_t *after, int stride, int x, int y, int w, int h,
+                         int ox, int oy) {
+    unsigned long sum = 0;
+    for (int row = 0; row < h; row++) {
+        const uint8_t *a = before + (ptrdiff_t) (y + row) * stride + x;
+        const uint8_t *b = after + (ptrdiff_t) (y + oy + row) * stride + x + ox;
+        for (int col = 0; col < w; col++) sum += (unsigned) abs((int) a[col] - (int) b[col]);
+    }
+    return (double) sum / ((double) w * h);
+}
+
+static double parabola(double left, double centre, double right) {
+    double curve = left - 2 * centre + right;
+    if (curve <= 1e-9) return 0;
+    double offset = 0.5 * (left - right) / curve;
+    return offset < -0.5 ? -0.5 : offset > 0.5 ? 0.5 : offset;
+}
+
+double sk_plane_track(const uint8_t *before, const uint8_t *after, int stride, int width, int height,
+                      int x, int y, int w, int h, int radius, double *dx, double *dy) {
+    *dx = 0; *dy = 0;
+    if (w < 4 || h < 4 || x < 0 || y < 0 || x + w > width || y + h > height) return -1;
+    int best_x = 0, best_y = 0;
+    double best = -1;
+    for (int oy = -radius; oy <= radius; oy++) {
+        if (y + oy < 0 || y + oy + h > height) continue;
+        for (int ox = -radius; ox <= radius; ox++) {
+            if (x + ox < 0 || x + ox + w > width) continue;
+            double cost = block_cost(before, after, stride, x, y, w, h, ox, oy);
+            /* Ties go to the smaller move: a flat block stays put. */
+            if (best < 0 || cost < best - 1e-9 || (cost <= best + 1e-9 && abs(ox) + abs(oy) < abs(best_x) + abs(best_y))) {
+                best = cost; best_x = ox; best_y = oy;
+            }
+        }
+    }
+    if (best < 0) return -1;
+    double fx = 0, fy = 0;
+    if (best_x > -radius && best_x < radius && x + best_x - 1 >= 0 && x + best_x + 1 + w <= width)
+        fx = parabola(block_cost(before, after, stride, x, y, w, h, best_x - 1, best_y), best,
+                      block_cost(before, after, stride, x, y, w, h, best_x + 1, best_y));
+    if (best_y > -radius && best_y < radius && y + best_y - 1 >= 0 && y + best_y + 1 + h <= height)
+        fy = parabola(block_cost(before, after, stride, x, y, w, h, best_x, best_y - 1), best,
+                      block_cost(before, after, stride, x, y, w, h, best_x, best_y + 1));
+    *dx = best_x + fx;
+    *dy = best_y + fy;
+    return best;
+}

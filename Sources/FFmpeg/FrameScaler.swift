@@ -4,10 +4,34 @@ import CAV
 /// context between frames of one size; use one per thread.
 public final class FrameScaler {
     private var context: OpaquePointer?
+    private var greyContext: OpaquePointer?
 
     public init() {}
 
-    deinit { sws_freeContext(context) }
+    deinit {
+        sws_freeContext(context)
+        sws_freeContext(greyContext)
+    }
+
+    /// The frame's luma (Y') alone, shrunk (area-averaged) so its longest side is at most
+    /// `maxSide`: what motion is measured on.
+    public func grey(of frame: VideoFrame, maxSide: Int) -> GreyPlane {
+        let scale = min(1, Double(maxSide) / Double(max(frame.width, frame.height)))
+        let width = max(8, Int((Double(frame.width) * scale).rounded()))
+        let height = max(8, Int((Double(frame.height) * scale).rounded()))
+        let source = frame.frame
+        greyContext = sws_getCachedContext(greyContext, Int32(frame.width), Int32(frame.height), AV_PIX_FMT_GRAY8,
+                                           Int32(width), Int32(height), AV_PIX_FMT_GRAY8, SWS_AREA, nil, nil, nil)
+        var pixels = [UInt8](repeating: 0, count: width * height)
+        pixels.withUnsafeMutableBufferPointer { out in
+            var planes: [UnsafeMutablePointer<UInt8>?] = [out.baseAddress, nil, nil, nil]
+            var strides: [Int32] = [Int32(width), 0, 0, 0]
+            var src: [UnsafePointer<UInt8>?] = [UnsafePointer(source.pointee.data.0), nil, nil, nil]
+            var srcStrides: [Int32] = [source.pointee.linesize.0, 0, 0, 0]
+            _ = sws_scale(greyContext, &src, &srcStrides, 0, Int32(frame.height), &planes, &strides)
+        }
+        return GreyPlane(pixels: pixels, width: width, height: height, scale: Double(width) / Double(frame.width))
+    }
 
     /// The whole frame as packed 8-bit RGB, shrunk (area-averaged) so its longest side is at
     /// most `maxSide`.
@@ -48,5 +72,60 @@ public final class FrameScaler {
         case AVCOL_SPC_BT2020_NCL, AVCOL_SPC_BT2020_CL: SWS_CS_BT2020
         default: height >= 720 ? SWS_CS_ITU709 : SWS_CS_ITU601
         }
+    }
+}
+
+/// A small 8-bit grey copy of a frame, and how it maps to the frame.
+public struct GreyPlane: Sendable {
+    public let pixels: [UInt8]
+    public let width: Int
+    public let height: Int
+    /// Its pixels per frame pixel.
+    public let scale: Double
+
+    public init(pixels: [UInt8], width: Int, height: Int, scale: Double) {
+        self.pixels = pixels; self.width = width; self.height = height; self.scale = scale
+    }
+
+    /// How the block (x, y, w, h), in this plane's pixels, moved from `self` to `next`, searching
+    /// up to `radius` pixels each way: the offset and the mean absolute difference left (0...255),
+    /// or nil when the block is not inside the plane.
+    public func motion(to next: GreyPlane, x: Int, y: Int, width w: Int, height h: Int, radius: Int) -> (dx: Double, dy: Double, cost: Double)? {
+        precondition(next.width == width && next.height == height, "planes of different sizes")
+        var dx = 0.0, dy = 0.0
+        let cost = sk_plane_track(pixels, next.pixels, Int32(width), Int32(width), Int32(height), Int32(x), Int32(y),
+                                  Int32(w), Int32(h), Int32(radius), &dx, &dy)
+        return cost < 0 ? nil : (dx, dy, cost)
+    }
+
+    /// The block's pixels, or nil when it is not inside the plane.
+    public func block(x: Int, y: Int, width w: Int, height h: Int) -> [UInt8]? {
+        guard x >= 0, y >= 0, w > 0, h > 0, x + w <= width, y + h <= height else { return nil }
+        var out = [UInt8]()
+        out.reserveCapacity(w * h)
+        for row in y..<(y + h) { out.append(contentsOf: pixels[(row * width + x)..<(row * width + x + w)]) }
+        return out
+    }
+
+    /// Mean absolute difference between `block` (w × h) and this plane's pixels at (x, y), or
+    /// nil when that place is not inside the plane.
+    public func difference(from block: [UInt8], x: Int, y: Int, width w: Int, height h: Int) -> Double? {
+        guard x >= 0, y >= 0, w > 0, h > 0, x + w <= width, y + h <= height, block.count == w * h else { return nil }
+        var sum = 0
+        for row in 0..<h {
+            for col in 0..<w { sum += abs(Int(block[row * w + col]) - Int(pixels[(y + row) * width + x + col])) }
+        }
+        return Double(sum) / Double(w * h)
+    }
+
+    /// Mean absolute deviation from its mean of the block: how much texture it has to match on.
+    public func texture(x: Int, y: Int, width w: Int, height h: Int) -> Double {
+        guard x >= 0, y >= 0, w > 0, h > 0, x + w <= width, y + h <= height else { return 0 }
+        var sum = 0
+        for row in y..<(y + h) { for col in x..<(x + w) { sum += Int(pixels[row * width + col]) } }
+        let mean = Double(sum) / Double(w * h)
+        var deviation = 0.0
+        for row in y..<(y + h) { for col in x..<(x + w) { deviation += abs(Double(pixels[row * width + col]) - mean) } }
+        return deviation / Double(w * h)
     }
 }

@@ -32,13 +32,15 @@ public struct ClipOptions: Sendable {
     public var duration: Double?
     /// Frames each queue between stages holds.
     public var queueDepth: Int
+    /// Threads drawing styles (nil = one per core).
+    public var styleWorkers: Int?
 
     public init(detection: DetectionOptions = .init(), tracking: TrackerSettings = .init(), render: RenderOptions = .init(),
                 encoding: EncodingSettings = .init(), styles: TrackStyles, overwrite: Bool = false,
-                pixelLimit: Int = Photo.defaultPixelLimit, duration: Double? = nil, queueDepth: Int = 4) {
+                pixelLimit: Int = Photo.defaultPixelLimit, duration: Double? = nil, queueDepth: Int = 2, styleWorkers: Int? = nil) {
         self.detection = detection; self.tracking = tracking; self.render = render; self.encoding = encoding
         self.styles = styles; self.overwrite = overwrite; self.pixelLimit = pixelLimit; self.duration = duration
-        self.queueDepth = queueDepth
+        self.queueDepth = queueDepth; self.styleWorkers = styleWorkers
     }
 }
 

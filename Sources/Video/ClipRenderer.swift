@@ -35,7 +35,7 @@ public struct ClipRenderer: Sendable {
     /// a clip is reported, not thrown.
     public func render(_ source: MediaSource, to output: String, stop: StopSignal = StopSignal(),
                        progress: @escaping @Sendable (ClipProgress) -> Void = { _ in }) throws -> ClipReport {
-        let reader = try MediaReader(source, pixelLimit: options.pixelLimit)
+        let reader = try MediaReader(source, pixelLimit: options.pixelLimit, threads: ProcessInfo.processInfo.activeProcessorCount)
         let folder = (output as NSString).deletingLastPathComponent
         if !folder.isEmpty {
             do {
@@ -66,12 +66,18 @@ public struct ClipRenderer: Sendable {
     public func track(_ source: MediaSource, stop: StopSignal = StopSignal(),
                       progress: @escaping @Sendable (ClipProgress) -> Void = { _ in },
                       frame: @escaping @Sendable (TrackedFrame) -> Void) throws -> ClipReport {
-        let reader = try MediaReader(source, pixelLimit: options.pixelLimit)
+        let reader = try MediaReader(source, pixelLimit: options.pixelLimit, threads: ProcessInfo.processInfo.activeProcessorCount)
         var report = ClipReport(input: source.path)
         try run(reader, report: &report, stop: stop, progress: progress, style: { _, tracked in frame(tracked) },
                 write: { _ in }, finish: {}, abandon: {})
         return report
     }
+
+    /// Motion between detections is measured on grey copies at most this many pixels long.
+    static let motionSide = 480
+
+    /// Memory the tracker's look-ahead may hold in frames: 160 MB is 51 frames of 1080p, 12 of 4K.
+    static let heldFrameBytes = 160 << 20
 
     private enum Tracked: @unchecked Sendable {
         case frame(VideoFrame, TrackedFrame)
@@ -87,8 +93,8 @@ public struct ClipRenderer: Sendable {
         try? VipsRuntime.setOperationCacheSize(0)
         let depth = max(1, options.queueDepth)
         let decoded = BoundedQueue<MediaItem>(capacity: depth)
-        let tracked = BoundedQueue<Tracked>(capacity: depth)
-        let styled = BoundedQueue<MediaItem>(capacity: depth)
+        let tracked = BoundedQueue<(Int, Tracked)>(capacity: depth)
+        let styled = BoundedQueue<(Int, MediaItem)>(capacity: depth)
         let queues: [@Sendable () -> Void] = [decoded.cancel, tracked.cancel, styled.cancel]
         let failure = Mutex<Error?>(nil)
         let times = Mutex(ClipStageTimes())
@@ -123,11 +129,18 @@ public struct ClipRenderer: Sendable {
         stages.async(group: group) {
             defer { tracked.close() }
             do {
+                let frameBytes = video.width * video.height * 3 / 2
                 let tracker = FaceTracker(settings: options.tracking, frameRate: video.frameRate.value,
-                                          frameWidth: video.width, frameHeight: video.height)
+                                          frameWidth: video.width, frameHeight: video.height,
+                                          maxLag: Self.heldFrameBytes / max(frameBytes, 1))
                 let scaler = FrameScaler()
                 var held: [MediaItem] = []
                 var heldStart = 0
+                var sequence = 0
+                func hand(_ item: Tracked) -> Bool {
+                    sequence += 1
+                    return tracked.push((sequence - 1, item))
+                }
                 // Hands on everything held up to each final frame: its packets, then the frame.
                 func emit(_ frames: [TrackedFrame]) -> Bool {
                     for result in frames {
@@ -136,10 +149,10 @@ public struct ClipRenderer: Sendable {
                             heldStart += 1
                             switch item {
                             case .packet(let p):
-                                guard tracked.push(.packet(p)) else { return false }
+                                guard hand(.packet(p)) else { return false }
                             case .frame(let f):
                                 counts.withLock { c in for face in result.faces { c.tracks.insert(face.id) } }
-                                guard tracked.push(.frame(f, result)) else { return false }
+                                guard hand(.frame(f, result)) else { return false }
                                 break scan
                             }
                         }
@@ -160,47 +173,60 @@ public struct ClipRenderer: Sendable {
                         counts.withLock { $0.detections += 1 }
                     }
                     let t1 = DispatchTime.now().uptimeNanoseconds
-                    let out = tracker.add(frame: frame.index, time: frame.time, detections: found)
+                    let grey = scaler.grey(of: frame, maxSide: Self.motionSide)
+                    let out = tracker.add(frame: frame.index, time: frame.time, detections: found, grey: grey)
                     times.withLock { $0.track += seconds(since: t1) }
                     guard emit(out) else { return }
                 }
                 guard emit(tracker.finish()) else { return }
                 for item in held[heldStart...] {
-                    if case .packet(let p) = item { guard tracked.push(.packet(p)) else { return } }
+                    if case .packet(let p) = item { guard hand(.packet(p)) else { return } }
                 }
             } catch { fail(error) }
         }
-        // Style.
-        stages.async(group: group) {
-            defer { styled.close() }
-            do {
-                while let item = tracked.pop() {
-                    switch item {
-                    case .packet(let p):
-                        guard styled.push(.packet(p)) else { return }
-                    case .frame(let frame, let faces):
-                        let t0 = DispatchTime.now().uptimeNanoseconds
-                        try style(frame, faces)
-                        times.withLock { $0.style += seconds(since: t0) }
-                        guard styled.push(.frame(frame)) else { return }
+        // Style, on as many workers as there are cores: frames are independent once tracked.
+        let workers = max(1, options.styleWorkers ?? ProcessInfo.processInfo.activeProcessorCount)
+        if workers > 1 { try? VipsRuntime.setConcurrency(1) }
+        let running = Atomic<Int>(workers)
+        for _ in 0..<workers {
+            stages.async(group: group) {
+                defer { if running.subtract(1, ordering: .relaxed).newValue == 0 { styled.close() } }
+                do {
+                    while let (n, item) = tracked.pop() {
+                        switch item {
+                        case .packet(let p):
+                            guard styled.push((n, .packet(p))) else { return }
+                        case .frame(let frame, let faces):
+                            let t0 = DispatchTime.now().uptimeNanoseconds
+                            try style(frame, faces)
+                            times.withLock { $0.style += seconds(since: t0) }
+                            guard styled.push((n, .frame(frame))) else { return }
+                        }
                     }
-                }
-            } catch { fail(error) }
+                } catch { fail(error) }
+            }
         }
         // Encode, here.
         var frames = 0
         var lastEnd: Int64?
         var firstPts: Int64?
+        // Workers finish out of order: items wait here for their turn.
+        var waiting: [Int: MediaItem] = [:]
+        var next = 0
         do {
-            while let item = styled.pop() {
-                let t0 = DispatchTime.now().uptimeNanoseconds
-                try write(item)
-                times.withLock { $0.encode += seconds(since: t0) }
-                if case .frame(let f) = item {
-                    frames += 1
-                    if firstPts == nil { firstPts = f.pts }
-                    lastEnd = f.pts + f.duration
-                    progress(ClipProgress(frames: frames, expectedFrames: video.estimatedFrames, seconds: seconds(since: start)))
+            while let (n, arrived) = styled.pop() {
+                waiting[n] = arrived
+                while let item = waiting.removeValue(forKey: next) {
+                    next += 1
+                    let t0 = DispatchTime.now().uptimeNanoseconds
+                    try write(item)
+                    times.withLock { $0.encode += seconds(since: t0) }
+                    if case .frame(let f) = item {
+                        frames += 1
+                        if firstPts == nil { firstPts = f.pts }
+                        lastEnd = f.pts + f.duration
+                        progress(ClipProgress(frames: frames, expectedFrames: video.estimatedFrames, seconds: seconds(since: start)))
+                    }
                 }
             }
         } catch { fail(error) }

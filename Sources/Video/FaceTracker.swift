@@ -1,14 +1,16 @@
+import FFmpeg
 import SketchEase
 
 /// Follows faces through a clip: links each frame's detections to tracks, keeps a track
 /// through short misses, smooths its box and landmarks, and fades its style in and out.
 ///
-/// Frames go in one at a time (with detections on the frames the detector looked at) and
-/// come out `lag` frames later with their faces final: by then the tracker has seen the
-/// sightings after them, so a gap in detection is bridged rather than blinked, the smoothed
-/// box uses measurements on both sides (no lag behind motion), a face's style is already
-/// faded in on the frame where it is first found, and a false detection seen only once is
-/// never drawn.
+/// Frames go in one at a time (with detections on the frames the detector looked at, and a
+/// small grey copy on which faces are followed by their motion in between) and come out
+/// `lag` frames later with their faces final: by then the tracker has seen what came after
+/// them, so the smoothed box uses measurements on both sides (no lag behind motion), a face
+/// is followed back to where it was before the detector first found it, its style is already
+/// faded in by then, and a false detection seen only once is never drawn. A face that goes
+/// unseen keeps its style (`maxMiss`, and at least two missed detections), then fades out.
 public final class FaceTracker {
     public let settings: TrackerSettings
     /// Frames held back before they come out.
@@ -19,41 +21,57 @@ public final class FaceTracker {
     private var tracks: [Track] = []
     private var ended: [Track] = []
     private var times: [Int: Double] = [:]
+    /// Grey copies of the frames not yet emitted, for motion between them.
+    private var planes: [Int: GreyPlane] = [:]
+    /// Seconds a track may go without a sighting: `maxMiss`, and at least two missed detections.
+    private let missAllowance: Double
     private var newestFrame = -1
     private var nextEmit = 0
     private var nextID = 1
     private var nextKey = 0
     private let frameSize: (width: Double, height: Double)
 
-    public init(settings: TrackerSettings = .init(), frameRate: Double, frameWidth: Int, frameHeight: Int) {
+    /// `maxLag` caps the frames held (memory): the look-ahead wanted is two detection intervals
+    /// and the fade (30 frames at 30 fps); it is never cut below one interval and the fade.
+    public init(settings: TrackerSettings = .init(), frameRate: Double, frameWidth: Int, frameHeight: Int, maxLag: Int = .max) {
         self.settings = settings
         let rate = frameRate > 0 && frameRate.isFinite ? frameRate : 30
         interval = settings.detectionInterval(frameRate: rate)
-        let missFrames = Int((settings.maxMiss * rate).rounded(.up))
+        missAllowance = max(settings.maxMiss, 2.5 * Double(interval) / rate)
         let fadeFrames = Int((settings.fade * rate).rounded(.up))
-        lag = max(missFrames, fadeFrames) + interval + 1
+        lag = max(interval + fadeFrames + 2, min(2 * interval + fadeFrames + 2, maxLag))
         frameSize = (Double(frameWidth), Double(frameHeight))
     }
 
     /// Whether the detector should look at this frame.
     public func shouldDetect(frame: Int) -> Bool { frame % interval == 0 }
 
-    /// Adds the next frame (frames come in order, from 0), with the faces detected on it, or
-    /// nil when the detector did not look. Returns the frames now final, in order.
-    public func add(frame: Int, time: Double, detections: [DetectedFace]?) -> [TrackedFrame] {
+    /// Adds the next frame (frames come in order, from 0), with the faces detected on it (nil
+    /// when the detector did not look) and a small grey copy of it to measure motion on (faces
+    /// are followed between detections by how their middle moved). Returns the frames now
+    /// final, in order.
+    public func add(frame: Int, time: Double, detections: [DetectedFace]?, grey: GreyPlane? = nil) -> [TrackedFrame] {
         precondition(frame == newestFrame + 1, "frames must come in order")
         let dt = newestFrame >= 0 ? max(0, time - (times[newestFrame] ?? time)) : 0
+        let previous = planes[newestFrame]
         times[frame] = time
+        if let grey { planes[frame] = grey }
         newestFrame = frame
         let matches = detections.map { associate($0, dt: dt) } ?? [:]
         for track in tracks {
             let matched = matches.first { $0.value === track }.map { detections![$0.key] }
-            track.step(frame: frame, time: time, dt: dt, sighting: matched, settings: settings)
+            var motion: Track.Motion?
+            if let previous, let grey, dt > 0 { motion = track.motion(from: previous, to: grey, dt: dt) }
+            track.step(frame: frame, time: time, dt: dt, sighting: matched, motion: motion, grey: grey, settings: settings)
         }
         if let detections {
             for (i, face) in detections.enumerated() where matches[i] == nil {
-                tracks.append(Track(key: nextKey, frame: frame, time: time, face: face, settings: settings))
+                let track = Track(key: nextKey, frame: frame, time: time, face: face, settings: settings)
+                if let grey { track.template = Track.template(face.box, in: grey) }
+                track.bestScore = face.score
                 nextKey += 1
+                traceBack(track)
+                tracks.append(track)
             }
         }
         confirmNewTracks()
@@ -65,7 +83,8 @@ public final class FaceTracker {
 
     /// The frames still held, once the clip has ended.
     public func finish() -> [TrackedFrame] {
-        for track in tracks { track.end() }
+        // Faces still there when the clip ends stay drawn to its last frame.
+        for track in tracks { track.lastsToEnd = true; track.end(fadingFrom: newestFrame, at: times[newestFrame] ?? 0) }
         ended += tracks.filter(\.confirmed)
         tracks.removeAll()
         var out: [TrackedFrame] = []
@@ -145,14 +164,32 @@ public final class FaceTracker {
     private func endLostTracks(now: Double) {
         var kept: [Track] = []
         for track in tracks {
-            if now - track.lastSeenTime > settings.maxMiss {
-                track.end()
+            if now - track.lastSeenTime > missAllowance {
+                // It fades out from its last sighting, or from the first frame not yet out.
+                let from = max(track.lastSeen, nextEmit)
+                track.end(fadingFrom: from, at: times[from] ?? track.lastSeenTime)
                 if track.confirmed { ended.append(track) }
             } else {
                 kept.append(track)
             }
         }
         tracks = kept
+    }
+
+    /// Follows a new face back through the frames still held, by how its middle moved, to
+    /// where it was before the detector first saw it (entering the frame, coming out from
+    /// behind something): its style is on there already, and fades in before that.
+    private func traceBack(_ track: Track) {
+        var box = track.firstBox
+        var frame = track.firstSeen
+        while frame - 1 >= nextEmit, frame - 1 > track.firstSeen - lag,
+              let here = planes[frame], let before = planes[frame - 1],
+              let motion = Track.measure(box, from: here, to: before, predicted: (0, 0), radius: 8) {
+            box.x += motion.dx; box.y += motion.dy
+            if let template = track.template, !Track.resembles(template, box, in: before) { break }
+            frame -= 1
+            track.traced[frame] = (box, times[frame] ?? 0)
+        }
     }
 
     // MARK: - Output
@@ -169,6 +206,7 @@ public final class FaceTracker {
         faces = faces.enumerated().filter { $0.offset == 0 || faces[$0.offset - 1].id != $0.element.id }.map(\.element)
         // What is no longer needed: frame times before this one, tracks whose fade is over.
         times[frame - 1] = nil
+        planes[frame - 1] = nil
         ended.removeAll { $0.isOver(before: time, settings: settings) && time - $0.lastSeenTime > Self.reappearanceWindow + 0.5 }
         for track in tracks { track.forget(before: min(frame, track.firstSeen)) }
         return TrackedFrame(index: frame, time: time, faces: faces)
@@ -189,6 +227,8 @@ private final class Track {
     var lastSeenTime: Double
     var sightings = 1
     var isEnded = false
+    /// Still followed when the clip ended: drawn to the last frame, no fade.
+    var lastsToEnd = false
     /// Sightings of the last two seconds: when a face is lost behind something its last boxes
     /// are partial, so where it was going and how large it is are judged from these.
     private var recent: [(time: Double, box: FaceBox)] = []
@@ -197,6 +237,12 @@ private final class Track {
     /// cx, cy, w, h, then x, y of each landmark.
     private var filters: [MotionFilter]
     private let landmarkCount: Int
+    /// The best detector score so far.
+    var bestScore = 0.0
+    /// The middle of the face as last clearly detected (grey), to tell it from what may cover it.
+    var template: (pixels: [UInt8], width: Int, height: Int, texture: Double)?
+    /// Boxes (and times) before the first sighting, followed back from it by motion (`traceBack`).
+    var traced: [Int: (box: FaceBox, time: Double)] = [:]
     /// Smoothed state at the last sighting, kept when the track ends.
     private var finalStates: [MotionFilter.State] = []
     private var firstStates: [MotionFilter.State]?
@@ -227,15 +273,80 @@ private final class Track {
         return FaceBox(x: s[0] - s[2] / 2, y: s[1] - s[3] / 2, width: s[2], height: s[3])
     }
 
-    func step(frame: Int, time: Double, dt: Double, sighting: DetectedFace?, settings: TrackerSettings) {
+    /// How the face's middle moved between two frames, as a velocity (frame pixels a second).
+    struct Motion { var vx: Double, vy: Double, noise: Double }
+
+    /// The motion of this face's middle from `before` to `after`, `dt` seconds apart, or nil
+    /// when it cannot be measured reliably (too little texture, no good match: hidden, turned).
+    func motion(from before: GreyPlane, to after: GreyPlane, dt: Double) -> Motion? {
+        let box = Self.box(from: filters.map(\.newest))
+        let predicted = (filters[0].newest.velocity * dt, filters[1].newest.velocity * dt)
+        guard let m = Self.measure(box, from: before, to: after, predicted: predicted) else { return nil }
+        // Still the face last seen there? (Not something that has moved in front of it.)
+        if let template {
+            let k = after.scale
+            let moved = FaceBox(x: box.x + m.dx, y: box.y + m.dy, width: box.width, height: box.height)
+            let x = Int((moved.center.x * k).rounded()) - template.width / 2, y = Int((moved.center.y * k).rounded()) - template.height / 2
+            guard Self.resembles(template, moved, in: after) else { return nil }
+        }
+        // About a third of a grey pixel of uncertainty, in frame pixels a second.
+        return Motion(vx: m.dx / dt, vy: m.dy / dt, noise: 0.35 / before.scale / dt)
+    }
+
+    /// How far (frame pixels) the middle half of `box` moved from `before` to `after`, searching
+    /// around `predicted` (frame pixels); nil when there is too little texture to tell, or the
+    /// best match is poor.
+    static func measure(_ box: FaceBox, from before: GreyPlane, to after: GreyPlane,
+                        predicted: (Double, Double), radius least: Int = 6) -> (dx: Double, dy: Double)? {
+        let k = before.scale
+        let w = max(6, Int((box.width * 0.5 * k).rounded())), h = max(6, Int((box.height * 0.5 * k).rounded()))
+        let x = Int((box.center.x * k).rounded()) - w / 2, y = Int((box.center.y * k).rounded()) - h / 2
+        let expected = (predicted.0 * k).magnitude + (predicted.1 * k).magnitude
+        let radius = min(16, max(least, Int(expected.rounded(.up)) + 3))
+        let texture = before.texture(x: x, y: y, width: w, height: h)
+        guard texture >= 2, let m = before.motion(to: after, x: x, y: y, width: w, height: h, radius: radius),
+              m.cost <= max(3, 0.5 * texture),
+              abs(m.dx) < Double(radius), abs(m.dy) < Double(radius) else { return nil }
+        return (m.dx / k, m.dy / k)
+    }
+
+    /// Whether the middle of `box` in `plane` still looks like `template` (the face, not
+    /// something in front of it).
+    static func resembles(_ template: (pixels: [UInt8], width: Int, height: Int, texture: Double), _ box: FaceBox,
+                          in plane: GreyPlane) -> Bool {
+        let k = plane.scale
+        let x = Int((box.center.x * k).rounded()) - template.width / 2, y = Int((box.center.y * k).rounded()) - template.height / 2
+        guard let difference = plane.difference(from: template.pixels, x: x, y: y, width: template.width, height: template.height)
+        else { return false }
+        return difference <= max(8, 0.8 * template.texture)
+    }
+
+    /// The middle half of `box` in `plane`.
+    static func template(_ box: FaceBox, in plane: GreyPlane) -> (pixels: [UInt8], width: Int, height: Int, texture: Double)? {
+        let k = plane.scale
+        let w = max(6, Int((box.width * 0.5 * k).rounded())), h = max(6, Int((box.height * 0.5 * k).rounded()))
+        let x = Int((box.center.x * k).rounded()) - w / 2, y = Int((box.center.y * k).rounded()) - h / 2
+        guard let pixels = plane.block(x: x, y: y, width: w, height: h) else { return nil }
+        return (pixels, w, h, plane.texture(x: x, y: y, width: w, height: h))
+    }
+
+    func step(frame: Int, time: Double, dt: Double, sighting: DetectedFace?, motion: Motion?, grey: GreyPlane?,
+              settings: TrackerSettings) {
         let size = self.size
         let values = sighting.map(Self.measurements)
         for i in filters.indices {
             filters[i].acceleration = settings.acceleration * size * (i == 2 || i == 3 ? 0.5 : 1)
             let measured = values.flatMap { i < $0.count ? $0[i] : nil }
-            filters[i].step(frame: frame, dt: dt, measurement: measured, noise: settings.measurementNoise * size)
+            // Motion moves the centre and the landmarks (x at even, y at odd places); not the size.
+            let velocity: Double? = i == 2 || i == 3 ? nil : motion.map { i % 2 == 0 ? $0.vx : $0.vy }
+            filters[i].step(frame: frame, dt: dt, measurement: measured, noise: settings.measurementNoise * size,
+                            velocity: velocity, velocityNoise: motion?.noise ?? 0)
         }
         if let sighting {
+            // A face going behind something is still found for a while, with a lower score:
+            // the template is taken only from clear sightings.
+            bestScore = max(bestScore, sighting.score)
+            if let grey, sighting.score >= 0.85 * bestScore { template = Self.template(sighting.box, in: grey) }
             sightings += 1
             lastSeen = frame; lastSeenTime = time
             scores.append((frame, sighting.score))
@@ -244,12 +355,21 @@ private final class Track {
         }
     }
 
-    func end() {
+    /// Ends the track: drawn as followed up to `frame`, fading out after it from `time`.
+    func end(fadingFrom frame: Int, at time: Double) {
         guard !isEnded else { return }
         isEnded = true
         finalStates = filters.map { $0.smoothed(at: lastSeen) ?? $0.newest }
+        fadeFrame = frame
+        fadeTime = time
+        fadeStates = filters.map { $0.smoothed(at: frame) ?? $0.newest }
         if firstStates == nil { firstStates = filters.map { $0.smoothed(at: firstSeen) ?? $0.newest } }
     }
+
+    /// Where an ended track starts fading out, and its state there.
+    private var fadeFrame = 0
+    private var fadeTime = 0.0
+    private var fadeStates: [MotionFilter.State] = []
 
     var endBox: FaceBox { Self.box(from: finalStates.isEmpty ? filters.map(\.newest) : finalStates) }
 
@@ -273,7 +393,7 @@ private final class Track {
     }
 
     func isOver(before time: Double, settings: TrackerSettings) -> Bool {
-        isEnded && time > lastSeenTime + settings.fade
+        isEnded && time > fadeTime + settings.fade
     }
 
     func forget(before frame: Int) {
@@ -287,16 +407,23 @@ private final class Track {
         var opacity = 1.0
         var states: [MotionFilter.State]
         if frame < firstSeen {
-            // Before the first sighting: the face as it was moving then, fading in.
-            guard time > firstTime - settings.fade - 1e-9 else { return nil }
+            // Before the first sighting: where it was followed back to, at full strength; before
+            // that, moving on as it was there, fading in.
             let start = firstStates ?? filters.map { $0.smoothed(at: firstSeen) ?? $0.newest }
-            states = Self.extrapolated(start, by: time - firstTime)
-            opacity = (time - (firstTime - fade)) / fade
-        } else if isEnded && frame > lastSeen {
-            // After the last sighting of a track that has ended: moving on, fading out.
-            guard time < lastSeenTime + settings.fade + 1e-9 else { return nil }
-            states = Self.extrapolated(finalStates, by: time - lastSeenTime)
-            opacity = (lastSeenTime + fade - time) / fade
+            if let t = traced[frame] {
+                states = Self.shifted(start, dx: t.box.center.x - firstBox.center.x, dy: t.box.center.y - firstBox.center.y)
+            } else {
+                let anchor = traced.min { $0.key < $1.key }?.value ?? (box: firstBox, time: firstTime)
+                guard time > anchor.time - settings.fade - 1e-9 else { return nil }
+                let shifted = Self.shifted(start, dx: anchor.box.center.x - firstBox.center.x, dy: anchor.box.center.y - firstBox.center.y)
+                states = Self.extrapolated(shifted, by: time - anchor.time)
+                opacity = (time - (anchor.time - fade)) / fade
+            }
+        } else if isEnded && !lastsToEnd && frame > fadeFrame {
+            // After a track has ended: moving on, fading out.
+            guard time < fadeTime + settings.fade + 1e-9 else { return nil }
+            states = Self.extrapolated(fadeStates, by: time - fadeTime)
+            opacity = (fadeTime + fade - time) / fade
         } else if let smoothed = smoothedStates(at: frame) {
             states = smoothed
         } else {
@@ -312,13 +439,22 @@ private final class Track {
     }
 
     private func smoothedStates(at frame: Int) -> [MotionFilter.State]? {
-        if isEnded, frame == lastSeen { return finalStates }
+        if isEnded, !lastsToEnd, frame == fadeFrame { return fadeStates }
         var states: [MotionFilter.State] = []
         for f in filters {
             guard let s = f.smoothed(at: frame) else { return nil }
             states.append(s)
         }
         return states
+    }
+
+    /// States with the centre and landmarks moved by (dx, dy).
+    private static func shifted(_ states: [MotionFilter.State], dx: Double, dy: Double) -> [MotionFilter.State] {
+        states.enumerated().map { i, s in
+            var e = s
+            if i != 2 && i != 3 { e.position += i % 2 == 0 ? dx : dy }
+            return e
+        }
     }
 
     /// States moved on by their velocity for `dt` seconds; sizes (width, height) are held.

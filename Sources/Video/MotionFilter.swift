@@ -37,22 +37,29 @@ struct MotionFilter: Sendable {
     /// The state predicted `dt` seconds after the newest step, without stepping.
     func predicted(after dt: Double) -> State { Self.predict(newest, dt: dt, q: acceleration) }
 
-    /// Steps to `frame`, `dt` seconds after the previous step, with a measurement if there is one.
-    mutating func step(frame: Int, dt: Double, measurement: Double?, noise: Double) {
+    /// Steps to `frame`, `dt` seconds after the previous step, with the measurements there are:
+    /// a position (a detection) and a velocity (motion measured between frames).
+    mutating func step(frame: Int, dt: Double, measurement: Double?, noise: Double,
+                       velocity: Double? = nil, velocityNoise: Double = 0) {
         let predicted = Self.predict(newest, dt: dt, q: acceleration)
-        var filtered = predicted
+        var s = predicted
         if let z = measurement {
             let r = noise * noise
-            let s = predicted.pp + r
-            let kp = predicted.pp / s, kv = predicted.pv / s
-            let innovation = z - predicted.position
-            filtered.position += kp * innovation
-            filtered.velocity += kv * innovation
-            filtered.pp = (1 - kp) * predicted.pp
-            filtered.pv = (1 - kp) * predicted.pv
-            filtered.vv = predicted.vv - kv * predicted.pv
+            let sum = s.pp + r
+            let kp = s.pp / sum, kv = s.pv / sum
+            let innovation = z - s.position
+            s = State(position: s.position + kp * innovation, velocity: s.velocity + kv * innovation,
+                      pp: (1 - kp) * s.pp, pv: (1 - kp) * s.pv, vv: s.vv - kv * s.pv)
         }
-        steps.append(Step(frame: frame, dt: dt, predicted: predicted, filtered: filtered))
+        if let z = velocity {
+            let r = velocityNoise * velocityNoise
+            let sum = s.vv + r
+            let kp = s.pv / sum, kv = s.vv / sum
+            let innovation = z - s.velocity
+            s = State(position: s.position + kp * innovation, velocity: s.velocity + kv * innovation,
+                      pp: s.pp - kp * s.pv, pv: (1 - kv) * s.pv, vv: (1 - kv) * s.vv)
+        }
+        steps.append(Step(frame: frame, dt: dt, predicted: predicted, filtered: s))
     }
 
     /// The smoothed state at `frame` (between the oldest and newest steps), given every

@@ -4,7 +4,8 @@ public struct TrackerSettings: Sendable, Equatable, Codable {
     public var maxMiss: Double
     /// Seconds a style takes to fade in before a face's first sighting and out after its last.
     public var fade: Double
-    /// The detector runs on every n-th frame; 0 = about ten times a second.
+    /// The detector runs on every n-th frame; 0 = about three times a second (faces are
+    /// followed by their motion in between).
     public var detectEvery: Int
     /// Sightings before a track is drawn, so that a single false detection never flashes.
     public var confirmSightings: Int
@@ -23,6 +24,6 @@ public struct TrackerSettings: Sendable, Equatable, Codable {
     /// Frames between detections at `frameRate`.
     public func detectionInterval(frameRate: Double) -> Int {
         if detectEvery > 0 { return detectEvery }
-        return max(1, Int((frameRate / 10).rounded()))
+        return max(1, Int((frameRate / 3).rounded()))
     }
 }

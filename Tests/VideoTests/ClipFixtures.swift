@@ -72,6 +72,9 @@ struct TrackingScore: CustomStringConvertible {
                 let best = faces.enumerated().filter { $0.element.opacity > 0 }.max { $0.element.box.iou(tb) < $1.element.box.iou(tb) }
                 let size = (t.box.width * t.box.height).squareRoot()
                 guard let best, best.element.box.iou(tb) >= 0.3 else {
+                    if t.visible, ProcessInfo.processInfo.environment["SKETCHEASE_TRACK_DEBUG"] != nil {
+                        print("missed: frame \(n) sprite \(t.sprite) inside \(t.inside) covered \(t.covered) truth \(t.box) best \(best.map { "\($0.element.box) iou \($0.element.box.iou(tb))" } ?? "none")")
+                    }
                     if t.visible { visibleFaces += 1; missed += 1 }
                     continue
                 }
@@ -89,7 +92,11 @@ struct TrackingScore: CustomStringConvertible {
                     lastError[t.sprite] = (n, dx, dy)
                 }
             }
-            falseFaces += faces.indices.filter { !used.contains($0) && faces[$0].opacity > 0.5 }.count
+            let unmatched = faces.indices.filter { !used.contains($0) && faces[$0].opacity > 0.5 }
+            if !unmatched.isEmpty, ProcessInfo.processInfo.environment["SKETCHEASE_TRACK_DEBUG"] != nil {
+                print("false: frame \(n) \(unmatched.map { "id \(faces[$0].id) \(faces[$0].box) opacity \(faces[$0].opacity)" })")
+            }
+            falseFaces += unmatched.count
         }
         if ProcessInfo.processInfo.environment["SKETCHEASE_TRACK_DEBUG"] != nil {
             for (sprite, sequence) in ids.sorted(by: { $0.key < $1.key }) { print("sprite \(sprite): \(sequence.map(String.init).joined(separator: " "))") }

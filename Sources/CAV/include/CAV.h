@@ -76,4 +76,12 @@ void sk_frame_rotate(const AVFrame *src, AVFrame *dst, int quarter_turns);
  * with copies of its last column and row (odd sizes padded to even). */
 void sk_frame_pad_edges(AVFrame *frame, int width, int height);
 
+/* Where the block (x, y, width, height) of plane `before` went in plane `after` (8-bit, same
+ * size and stride), searching offsets up to `radius` pixels each way: the offset with the least
+ * mean absolute difference, refined below a pixel by a parabola through its neighbours' costs.
+ * Writes the offset to dx, dy and returns that least cost (mean absolute difference, 0...255),
+ * or -1 when the block does not fit in the plane. */
+double sk_plane_track(const uint8_t *before, const uint8_t *after, int stride, int width, int height,
+                      int x, int y, int block_width, int block_height, int radius, double *dx, double *dy);
+
 #endif

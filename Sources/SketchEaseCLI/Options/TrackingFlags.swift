@@ -10,7 +10,7 @@ struct TrackingFlags: ParsableArguments {
     var fade: Double = TrackerSettings().fade
 
     @Option(help: ArgumentHelp(
-        "Run the detector on every n-th frame (0 = about ten times a second).",
+        "Run the detector on every n-th frame (0 = about three times a second).",
         discussion: "Faces are followed between detections; 1 detects on every frame (slower)."))
     var detectEvery: Int = 0
 
