@@ -114,7 +114,10 @@ public final class MediaReader: @unchecked Sendable {
         _ = sk_av_take_errors(nil, 0)
         var status = avformat_open_input(&context, source.path, inputFormat, &options)
         guard status >= 0, let context else {
-            throw MediaError(path: source.path, reason: Self.openFailure(status))
+            var detail = [CChar](repeating: 0, count: 512)
+            let logged = sk_av_take_errors(&detail, detail.count) > 0
+                ? String(decoding: detail.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : nil
+            throw MediaError(path: source.path, reason: Self.openFailure(status, path: source.isLive ? nil : source.path, logged: logged))
         }
         var owned: UnsafeMutablePointer<AVFormatContext>? = context
         status = avformat_find_stream_info(context, nil)
@@ -227,7 +230,10 @@ public final class MediaReader: @unchecked Sendable {
             if finished { return nil }
             if draining {
                 try receiveFrames()
-                if ready.isEmpty { finished = true }
+                if ready.isEmpty {
+                    finished = true
+                    noteEarlyEnd()
+                }
                 continue
             }
             let status = stopRequested.load(ordering: .relaxed) ? AVCode.endOfFile : av_read_frame(format, packet)
@@ -278,6 +284,18 @@ public final class MediaReader: @unchecked Sendable {
         }
     }
 
+    /// A container whose index lists more frames than could be read was cut short (a copy
+    /// that did not finish, a camera that lost power).
+    private func noteEarlyEnd() {
+        let listed = Int(format.pointee.streams[video.index]!.pointee.nb_frames)
+        guard listed > 0, framesDecoded < listed - 1, damage.readError == nil, !stopRequested.load(ordering: .relaxed) else { return }
+        let seconds = lastPts.map { Double($0 - (firstPts ?? 0)) * video.timeBase.value } ?? 0
+        noteDamage {
+            $0.readError = "it ends after \(framesDecoded) of its \(listed) frames: truncated"
+            if $0.firstAt == nil { $0.firstAt = seconds }
+        }
+    }
+
     private func noteDamage(_ change: (inout Damage) -> Void) {
         change(&damage)
         if damage.firstAt == nil {
@@ -285,7 +303,7 @@ public final class MediaReader: @unchecked Sendable {
         }
         var buffer = [CChar](repeating: 0, count: 512)
         if sk_av_take_errors(&buffer, buffer.count) > 0 {
-            damage.detail = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            damage.detail = Self.condensed(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
     }
 
@@ -414,7 +432,13 @@ public final class MediaReader: @unchecked Sendable {
         default: .unknown
         }
         let language = av_dict_get(stream.pointee.metadata, "language", nil, 0).map { String(cString: $0.pointee.value) }
-        return MediaStream(index: index, kind: kind, codec: String(cString: avcodec_get_name(parameters.codec_id)),
+        var codec = String(cString: avcodec_get_name(parameters.codec_id))
+        if parameters.codec_id == AV_CODEC_ID_NONE {
+            let tag = parameters.codec_tag
+            let letters = (0..<4).map { Character(UnicodeScalar(UInt8(truncatingIfNeeded: tag >> (8 * $0)))) }
+            codec = tag == 0 ? "unknown" : "unknown codec tag '\(String(letters.map { $0.isASCII && !$0.isWhitespace ? $0 : "?" }))'"
+        }
+        return MediaStream(index: index, kind: kind, codec: codec,
                            timeBase: Rational(stream.pointee.time_base), language: language,
                            isAttachedPicture: stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC != 0)
     }
@@ -426,13 +450,42 @@ public final class MediaReader: @unchecked Sendable {
         return streams.first { $0.kind == .video && !$0.isAttachedPicture }?.index
     }
 
-    private static func openFailure(_ status: Int32) -> MediaError.Reason {
+    private static func openFailure(_ status: Int32, path: String?, logged: String?) -> MediaError.Reason {
         let text = MediaError.text(status)
         if status == AVCode.endOfFile { return .corrupt("ends before its first frame") }
-        if text.contains("Invalid data") { return .notMedia("unrecognised format") }
+        if text.contains("Invalid data") {
+            // A file FFmpeg recognises (an MP4 whose index was never written, say) is damaged;
+            // anything else is not media at all.
+            if let path, let format = recognisedFormat(path) {
+                return .corrupt("\(format): \(logged.map(condensed) ?? text)")
+            }
+            return .notMedia("unrecognised format")
+        }
         if text.contains("Permission denied") { return .notReadable }
         if text.contains("No such file") { return .notFound }
         return .corrupt(text)
+    }
+
+    /// The container FFmpeg recognises from the file's first bytes, if any ("mov,mp4,m4a,...").
+    static func recognisedFormat(_ path: String) -> String? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        let head = (try? handle.read(upToCount: 4096)) ?? Data()
+        guard !head.isEmpty else { return nil }
+        var bytes = [UInt8](head) + [UInt8](repeating: 0, count: Int(AVPROBE_PADDING_SIZE))
+        var score: Int32 = 0
+        let format: UnsafePointer<AVInputFormat>? = bytes.withUnsafeMutableBufferPointer { buffer in
+            var probe = AVProbeData(filename: path, buf: buffer.baseAddress, buf_size: Int32(head.count), mime_type: nil)
+            return av_probe_input_format3(&probe, 1, &score)
+        }
+        guard let format, score >= AVPROBE_SCORE_EXTENSION else { return nil }
+        return String(cString: format.pointee.name).split(separator: ",").first.map(String.init)
+    }
+
+    /// FFmpeg's log line without its "[mov,mp4,... @ 0x...]" prefix.
+    static func condensed(_ line: String) -> String {
+        guard line.hasPrefix("["), let end = line.firstIndex(of: "]") else { return line }
+        return line[line.index(after: end)...].trimmingCharacters(in: .whitespaces)
     }
 
     private static func checkReadable(_ path: String) throws {

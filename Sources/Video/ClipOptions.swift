@@ -60,6 +60,8 @@ public struct ClipReport: Sendable {
     public var input: String
     public var output: String?
     public var frames = 0
+    /// Frames the container said it holds, if it said.
+    public var expectedFrames: Int?
     /// Seconds of video, from the first frame's timestamp to the end of the last.
     public var duration = 0.0
     public var frameSize = (width: 0, height: 0)
@@ -86,9 +88,10 @@ public struct ClipReport: Sendable {
         var parts: [String] = []
         if d.undecodablePackets > 0 { parts.append("\(d.undecodablePackets) damaged packet\(d.undecodablePackets == 1 ? "" : "s") skipped") }
         if d.damagedFrames > 0 { parts.append("\(d.damagedFrames) frame\(d.damagedFrames == 1 ? "" : "s") patched up by the decoder") }
-        if let error = d.readError { parts.append("the file ends early (\(error))") }
+        if let error = d.readError { parts.append(error.contains("truncated") ? error : "the file ends early (\(error))") }
         let at = d.firstAt.map { String(format: " from %.1f s", $0) } ?? ""
         let detail = d.detail.map { "; FFmpeg: \($0)" } ?? ""
-        return "\(input): damaged video\(at): \(parts.joined(separator: ", ")); \(frames) frames written\(detail)"
+        let of = expectedFrames.map { $0 != frames ? " of about \($0)" : "" } ?? ""
+        return "\(input): damaged video\(at): \(parts.joined(separator: ", ")); \(frames)\(of) frames written\(detail)"
     }
 }

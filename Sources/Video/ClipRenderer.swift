@@ -248,6 +248,7 @@ public struct ClipRenderer: Sendable {
             throw error
         }
         report.frames = frames
+        report.expectedFrames = video.estimatedFrames
         report.frameSize = (video.width, video.height)
         if let firstPts, let lastEnd { report.duration = Double(lastEnd - firstPts) * video.timeBase.value }
         report.damage = reader.damage

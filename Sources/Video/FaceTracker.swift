@@ -83,6 +83,11 @@ public final class FaceTracker {
 
     /// The frames still held, once the clip has ended.
     public func finish() -> [TrackedFrame] {
+        // A face first seen at the clip's last detection had no chance to be seen again.
+        for track in tracks where !track.confirmed && track.firstSeen > newestFrame - interval {
+            track.sightings = max(track.sightings, settings.confirmSightings)
+        }
+        confirmNewTracks()
         // Faces still there when the clip ends stay drawn to its last frame.
         for track in tracks { track.lastsToEnd = true; track.end(fadingFrom: newestFrame, at: times[newestFrame] ?? 0) }
         ended += tracks.filter(\.confirmed)
