@@ -66,6 +66,12 @@ public enum TestClips {
             .split(separator: "\n").map { String($0).trimmingCharacters(in: CharacterSet(charactersIn: ",")) }
     }
 
+    /// Each video frame's presentation time in seconds.
+    public static func frameSeconds(_ path: String) throws -> [Double] {
+        try ffprobe(["-select_streams", "v:0", "-show_entries", "frame=pts_time", "-of", "csv=p=0", path])
+            .split(separator: "\n").compactMap { Double($0.trimmingCharacters(in: CharacterSet(charactersIn: ", "))) }
+    }
+
     /// Per-packet "pts,size" and a checksum of each packet's data, for one stream.
     public static func packets(_ path: String, stream: String) throws -> [String] {
         try ffprobe(["-select_streams", stream, "-show_entries", "packet=pts,size", "-show_data_hash", "MD5", "-of", "csv=p=0", path])
