@@ -18,8 +18,9 @@ gallery: build
 
 ## test: install what is missing and run the whole test suite
 test: setup
+	scripts/setup.sh test-tools
 	$(SWIFT) build --build-tests
-	$(SWIFT) test
+	scripts/test.sh
 
 ## bench: speed and memory on 12 MP photos, against the vips-copy floor, ImageMagick and G'MIC
 bench: build

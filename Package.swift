@@ -20,10 +20,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
     targets: [
-        // libvips and glib, found through pkg-config.
+        // libvips and glib. pkg-config is asked for gobject-2.0 only (glib's include paths):
+        // vips.pc drags in OpenEXR's `-pthread`, which SwiftPM refuses with a warning on every
+        // build; libvips' own headers are in the default path and the module map links it.
         .systemLibrary(
             name: "CLibVips",
-            pkgConfig: "vips",
+            pkgConfig: "gobject-2.0",
             providers: [.apt(["libvips-dev"])]
         ),
         // A tiny C shim over libvips' generic operation API: Swift cannot call variadic functions.

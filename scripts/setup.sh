@@ -6,6 +6,8 @@
 #   faces     dlib's examples/faces test photos (with their hand-marked face boxes), from Debian's
 #             dlib source package, into examples/faces/
 #   all       all four (default)
+#   test-tools   what the tests drive besides SketchEase: tmux (a real terminal), zsh and fish
+#                (shell completion), for `make test`
 #   bench-tools  ImageMagick, G'MIC and GNU time, for `make bench` only
 # Each step does nothing when its result is already in place.
 set -euo pipefail
@@ -132,17 +134,23 @@ faces() {
     touch examples/faces/.complete
 }
 
+test_tools() {
+    APT_PACKAGES=(tmux zsh fish)
+    deps
+}
+
 bench_tools() {
     APT_PACKAGES=(imagemagick gmic time)
     deps
 }
 
 case "${1:-all}" in
+    test-tools) test_tools ;;
     bench-tools) bench_tools ;;
     deps) deps ;;
     model) model ;;
     examples) examples ;;
     faces) faces ;;
     all) deps; model; examples; faces ;;
-    *) say "usage: $0 [deps|model|examples|faces|all]"; exit 2 ;;
+    *) say "usage: $0 [deps|model|examples|faces|all|test-tools|bench-tools]"; exit 2 ;;
 esac

@@ -236,8 +236,9 @@ public final class MediaWriter {
         }
     }
 
-    /// Flushes the encoders, completes the file and renames it into place.
-    public func finish() throws {
+    /// Flushes the encoders, completes the file and renames it into place; `beforeRename` is
+    /// told the finished temporary file's path just before.
+    public func finish(beforeRename: (String) -> Void = { _ in }) throws {
         guard open else { return }
         do {
             if let palette {
@@ -257,6 +258,7 @@ public final class MediaWriter {
             throw error
         }
         release()
+        beforeRename(temporary)
         if rename(temporary, path) != 0 {
             let detail = String(cString: strerror(errno))
             try? FileManager.default.removeItem(atPath: temporary)

@@ -7,13 +7,17 @@ public enum FilterError: Error, Equatable, CustomStringConvertible, Sendable {
     public var description: String {
         switch self {
         case .unknownFilter(let id, let known):
-            "unknown filter '\(id)' (available: \(known.joined(separator: ", ")))"
+            "unknown filter '\(id)' (\(Self.guess(id, known))available: \(known.joined(separator: ", ")))"
         case .unknownParameter(let filter, let parameter, let known):
             known.isEmpty
                 ? "filter '\(filter)' has no parameters (got '\(parameter)')"
-                : "filter '\(filter)' has no parameter '\(parameter)' (parameters: \(known.joined(separator: ", ")))"
+                : "filter '\(filter)' has no parameter '\(parameter)' (\(Self.guess(parameter, known))parameters: \(known.joined(separator: ", ")))"
         case .invalidParameter(let message):
             "invalid parameter \(message)"
         }
+    }
+
+    private static func guess(_ word: String, _ known: [String]) -> String {
+        NameSuggestion.closest(to: word, among: known).map { "did you mean '\($0)'? " } ?? ""
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 @main
 struct SketchEaseCommand: ParsableCommand {
@@ -7,7 +8,7 @@ struct SketchEaseCommand: ParsableCommand {
         abstract: "Turn the faces in your photos into sketches.",
         discussion: """
             Faces are found automatically; each gets a sketch style (see `sketchease filters`). \
-            Outputs are 8-bit sRGB PNGs with private metadata (GPS, EXIF) removed. \
+            Results are 8-bit sRGB PNGs (or JPEG, WebP) with private metadata (GPS, EXIF) removed. \
             Your original photos are never modified.
 
             Examples:
@@ -16,6 +17,7 @@ struct SketchEaseCommand: ParsableCommand {
               sketchease edit party.jpg --out out/     (a style per face, with undo)
               sketchease report photos/                (check the faces first)
               sketchease detect group.jpg --json
+              sketchease gallery a.jpg b.jpg --out styles.png
             """,
         version: "0.1.0",
         subcommands: [
@@ -23,4 +25,23 @@ struct SketchEaseCommand: ParsableCommand {
             FiltersCommand.self, GalleryCommand.self,
         ]
     )
+
+    static func main() {
+        // Terminal widths of names (accents, wide characters) follow the user's locale.
+        setlocale(LC_ALL, "")
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if let name = arguments.first,
+           let command = configuration.subcommands.first(where: { $0.configuration.commandName == name }),
+           let unknown = UnknownOptionCheck.firstUnknown(in: Array(arguments.dropFirst()), for: command) {
+            // Said as ArgumentParser says it, with the subcommand's usage line.
+            let help = helpMessage(for: command)
+            let usage = help.split(separator: "\n").first { $0.hasPrefix("USAGE:") }.map { $0.dropFirst(6).trimmingCharacters(in: .whitespaces) }
+            let full = "\(configuration.commandName ?? "sketchease") \(name)"
+            FileHandle.standardError.write(Data(("Error: Unknown option '\(unknown.name)'."
+                + (unknown.guess.map { " Did you mean '\($0)'?" } ?? "")
+                + "\nUsage: \(usage ?? full)\n  See '\(full) --help' for more information.\n").utf8))
+            Foundation.exit(ExitCode.validationFailure.rawValue)
+        }
+        main(arguments)
+    }
 }

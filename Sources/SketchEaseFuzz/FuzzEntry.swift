@@ -39,7 +39,7 @@ enum FuzzTargets {
         let path = scratch + "/session.json"
         guard (try? bytes.write(to: URL(fileURLWithPath: path))) != nil else { return }
         guard let session = try? SessionFile.read(from: path),
-              let history = try? session.history(file: path) else { return }
+              let history = try? session.history(file: path, imageSize: photo.size) else { return }
         let image = FilteredImage(photo: photo, history: history)
         _ = try? image.render(with: FaceCompositor(options: session.render)).pixels()
     }
@@ -60,7 +60,7 @@ enum FuzzTargets {
             let box = FaceBox(x: Double(photo.width) / 4, y: Double(photo.height) / 4,
                               width: Double(photo.width) / 2, height: Double(photo.height) / 2)
             let image = try FaceCompositor().render(photo.rgb, faces: [StyledFace(box: box, style: try .named("pencil"))])
-            try PNGExporter.write(image, alpha: photo.alpha, to: output, options: ExportOptions(compression: 0, overwrite: true))
+            try ImageExporter.write(image, alpha: photo.alpha, to: output, options: ExportOptions(compression: 0, overwrite: true))
         } catch is PhotoError {
         } catch is VipsError {
         } catch {

@@ -30,11 +30,14 @@ public struct ClipRenderer: Sendable {
         self.options = options; self.registry = registry; self.makeDetector = makeDetector
     }
 
-    /// Renders `source` into `output` (written atomically). Throws `MediaError` for inputs
-    /// that cannot be read and outputs that cannot be written; damage met in the middle of
-    /// a clip is reported, not thrown.
-    public func render(_ source: MediaSource, to output: String, stop: StopSignal = StopSignal(),
+    /// Renders `source` into `output` (written atomically, recorded as SketchEase's output, never
+    /// over the input or a file SketchEase did not write: `OutputPolicy`). Throws `MediaError`
+    /// for inputs that cannot be read and outputs that cannot be written (`PhotoError` for the
+    /// output rules); damage met in the middle of a clip is reported, not thrown.
+    public func render(_ source: MediaSource, to output: String, stop: StopRequest = StopRequest(),
                        progress: @escaping @Sendable (ClipProgress) -> Void = { _ in }) throws -> ClipReport {
+        let verdict = try OutputPolicy.verdict(for: output, source: source.isLive ? nil : source.path, overwrite: options.overwrite)
+        if verdict == .keep { throw PhotoError(path: output, reason: .outputExists) }
         let reader = try MediaReader(source, pixelLimit: options.pixelLimit, threads: ProcessInfo.processInfo.activeProcessorCount)
         let folder = (output as NSString).deletingLastPathComponent
         if !folder.isEmpty {
@@ -44,7 +47,8 @@ public struct ClipRenderer: Sendable {
                 throw MediaError(path: folder, reason: .outputNotWritable("cannot create folder"))
             }
         }
-        let writer = try MediaWriter(path: output, reader: reader, settings: options.encoding, overwrite: options.overwrite)
+        let writer = try MediaWriter(path: output, reader: reader, settings: options.encoding, overwrite: true)
+        let name = (output as NSString).lastPathComponent
         var report = ClipReport(input: source.path)
         report.output = output
         report.streamNotes = writer.streamNotes
@@ -58,12 +62,14 @@ public struct ClipRenderer: Sendable {
             case .frame(let frame): try writer.write(frame)
             case .packet(let packet): try writer.write(packet)
             }
-        }, finish: { try writer.finish() }, abandon: { writer.abandon() })
+        }, finish: {
+            try writer.finish { OutputRecord.note(file: $0, as: name, in: folder.isEmpty ? "." : folder) }
+        }, abandon: { writer.abandon() })
         return report
     }
 
     /// Follows the faces through `source` without writing anything: every frame's tracked faces.
-    public func track(_ source: MediaSource, stop: StopSignal = StopSignal(),
+    public func track(_ source: MediaSource, stop: StopRequest = StopRequest(),
                       progress: @escaping @Sendable (ClipProgress) -> Void = { _ in },
                       frame: @escaping @Sendable (TrackedFrame) -> Void) throws -> ClipReport {
         let reader = try MediaReader(source, pixelLimit: options.pixelLimit, threads: ProcessInfo.processInfo.activeProcessorCount)
@@ -84,7 +90,7 @@ public struct ClipRenderer: Sendable {
         case packet(MediaPacket)
     }
 
-    private func run(_ reader: MediaReader, report: inout ClipReport, stop: StopSignal,
+    private func run(_ reader: MediaReader, report: inout ClipReport, stop: StopRequest,
                      progress: @escaping @Sendable (ClipProgress) -> Void,
                      style: @escaping @Sendable (VideoFrame, TrackedFrame) throws -> Void,
                      write: (MediaItem) throws -> Void, finish: () throws -> Void, abandon: () -> Void) throws {
@@ -105,7 +111,6 @@ public struct ClipRenderer: Sendable {
         }
         let options = self.options
         let video = reader.video
-        stop.attach(reader)
         let group = DispatchGroup()
         let stages = DispatchQueue(label: "sketchease.clip", attributes: .concurrent)
 
@@ -114,6 +119,8 @@ public struct ClipRenderer: Sendable {
             defer { decoded.close() }
             do {
                 while true {
+                    // Ctrl-C on a recording: what was read is finished into a complete file.
+                    if stop.isRequested { reader.requestStop() }
                     let t0 = DispatchTime.now().uptimeNanoseconds
                     guard let item = try reader.next() else { return }
                     times.withLock { $0.decode += seconds(since: t0) }
@@ -255,30 +262,6 @@ public struct ClipRenderer: Sendable {
         report.stages = times.withLock { $0 }
         (report.tracks, report.detections) = counts.withLock { ($0.tracks.count, $0.detections) }
         report.seconds = seconds(since: start)
-    }
-}
-
-/// Asks a running clip to stop early and finish its output properly (a live recording ended
-/// with Ctrl-C): the frames read so far are written and the file is completed.
-public final class StopSignal: Sendable {
-    private let state = Mutex<(requested: Bool, reader: MediaReader?)>((false, nil))
-
-    public init() {}
-
-    public func request() {
-        let reader = state.withLock { s -> MediaReader? in
-            s.requested = true
-            return s.reader
-        }
-        reader?.requestStop()
-    }
-
-    func attach(_ reader: MediaReader) {
-        let requested = state.withLock { s -> Bool in
-            s.reader = reader
-            return s.requested
-        }
-        if requested { reader.requestStop() }
     }
 }
 

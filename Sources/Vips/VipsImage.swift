@@ -191,6 +191,30 @@ extension VipsImage {
         ])
     }
 
+    /// Writes a baseline JPEG at `quality` (1...100), chroma subsampled as cameras do.
+    /// `strip` drops every metadata field.
+    public func saveJPEG(path: String, quality: Int, strip: Bool = true) throws {
+        _ = try VipsCall("jpegsave", [
+            "in": .image(strip ? removingAllMetadata() : self),
+            "filename": .string(path),
+            "Q": .int(quality),
+            "optimize_coding": .bool(true),
+            "strip": .bool(strip),
+        ])
+    }
+
+    /// Writes a lossy WebP at `quality` (1...100; alpha is kept). Careful: libvips 8.14.1's WebP
+    /// writer ignores `strip` and always writes an EXIF chunk (SketchEase's exporter takes it
+    /// out afterwards); the fields are at least removed from the image first.
+    public func saveWebP(path: String, quality: Int, strip: Bool = true) throws {
+        _ = try VipsCall("webpsave", [
+            "in": .image(strip ? removingAllMetadata() : self),
+            "filename": .string(path),
+            "Q": .int(quality),
+            "strip": .bool(strip),
+        ])
+    }
+
     /// Writes in the format the file name's suffix names (for tests and tools).
     public func save(path: String) throws {
         guard let saver = vips_foreign_find_save(path) else {
@@ -210,6 +234,12 @@ extension VipsImage {
             vips_image_set_blob_copy(copy.pointer, field, raw.baseAddress, raw.count)
         }
         return copy
+    }
+
+    /// A copy with no metadata at all (EXIF, XMP, IPTC, ICC profile, comments): only the
+    /// pixels and their header remain.
+    public func removingAllMetadata() throws -> VipsImage {
+        try removingFields(fieldNames)
     }
 
     /// A copy without the named metadata fields.

@@ -14,7 +14,7 @@ import Vips
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("2 written"))
         #expect(result.stdout.isEmpty)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: out).sorted() == ["astronaut.png", "grace_hopper.png"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out).sorted() == [".sketchease", "astronaut.png", "grace_hopper.png"])
     }
 
     @Test func badFileGivesOneLineNonZeroExitAndTheRestIsDone() throws {
@@ -28,7 +28,7 @@ import Vips
         #expect(errorLines.count == 1)
         #expect(errorLines.first?.contains(broken) == true)
         #expect(result.stderr.contains("1 written, 1 failed"))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: out) == ["ok.png"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out).sorted() == [".sketchease", "ok.png"])
     }
 
     @Test func unknownFilterAndBadParameterAreUsageErrors() throws {
@@ -48,5 +48,21 @@ import Vips
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("warning: CenterFace unavailable"))
         #expect(FileManager.default.fileExists(atPath: out + "/grace_hopper.png"))
+    }
+
+    /// The summary says what a person would want to know: photos with no face (written as they
+    /// were), faces too small to sketch well, sub-folders not searched; `-v` gives a line a photo.
+    @Test func theSummaryNamesPhotosWithoutFacesSmallFacesAndSkippedFolders() throws {
+        let inputs = try TestAssets.temporaryFolder("cli-summary"), out = try TestAssets.temporaryFolder("cli-summary-out")
+        try VipsImage.solid(width: 300, height: 200, pixel: [90, 120, 200]).save(path: inputs + "/sky.png")
+        try FileManager.default.copyItem(atPath: TestAssets.group, toPath: inputs + "/group.jpg")
+        try FileManager.default.createDirectory(atPath: inputs + "/trip", withIntermediateDirectories: true)
+        let result = try CLIRunner.run(["batch", inputs, "--out", out, "-v"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("\(inputs)/group.jpg: 3 faces (1 too small to sketch well) → \(out)/group.png"))
+        #expect(result.stderr.contains("\(inputs)/sky.png: 0 faces → \(out)/sky.png"))
+        #expect(result.stderr.contains("no face found in 1 photo (written unchanged): sky.png"))
+        #expect(result.stderr.contains("1 face in 1 photo is under 96 px and may not sketch well (`sketchease report` shows them): group.jpg"))
+        #expect(result.stderr.contains("1 sub-folder not searched (--recursive takes it): trip/"))
     }
 }

@@ -47,3 +47,34 @@ import TestSupport
         #expect(result.stdout.contains("darkness"))
     }
 }
+
+/// Every command finds the same faces and shows the same numbers for them (item 9 of the
+/// newcomer's list: detect said y=209, score 0.89 where report said y=208, 0.88).
+@Suite struct NumbersAgreeTests {
+    struct Detected: Decodable { var faces: [Face]; struct Face: Decodable { var box: [Double]; var score: Double } }
+    struct Reported: Decodable { var faces: [Face]; struct Face: Decodable { var box: [Double]; var score: Double; var index: Int } }
+
+    @Test func detectReportAndEditAgree() throws {
+        let detect = try CLIRunner.run(["detect", TestAssets.group, "--json"])
+        let report = try CLIRunner.run(["report", TestAssets.group, "--json"])
+        let detected = try JSONDecoder().decode([Detected].self, from: Data(detect.stdout.utf8))[0].faces
+        let reported = try JSONDecoder().decode([Reported].self, from: Data(report.stdout.utf8))[0].faces
+        #expect(detected.map(\.box) == reported.map(\.box))
+        #expect(detected.map(\.score) == reported.map(\.score))
+        #expect(reported.map(\.index) == [1, 2, 3])
+        // Numbered in reading order: left to right along the row, the lower right face last.
+        #expect(detected.map { $0.box[0] } == detected.map { $0.box[0] }.sorted())
+        let table = try CLIRunner.run(["detect", TestAssets.group]).stdout
+        let edit = try CLIRunner.run(["edit", TestAssets.group, "--out", try TestAssets.temporaryFolder("agree")],
+                                     stdin: "resize 1 1.2x\nlist\nquit!\n").stdout
+        for face in detected {
+            let x = Int(face.box[0].rounded(.toNearestOrAwayFromZero)), y = Int(face.box[1].rounded(.toNearestOrAwayFromZero))
+            #expect(table.contains("x=\(x) y=\(y)"), "\(table)")
+            #expect(edit.contains("at \(x), \(y) size"), "\(edit)")
+        }
+        // The size an edit reports is the size the list then shows.
+        let resized = try #require(edit.split(separator: "\n").first { $0.hasPrefix("face 1 resized to ") })
+        let size = resized.replacingOccurrences(of: "face 1 resized to ", with: "")
+        #expect(edit.contains("size \(size)"), "\(edit)")
+    }
+}

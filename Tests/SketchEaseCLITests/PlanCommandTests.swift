@@ -40,7 +40,7 @@ import Vips
         let out = try TestAssets.temporaryFolder("cli-plan-bad")
         let missingFace = try CLIRunner.run(["batch", "--plan", plan, "--out", out])
         #expect(missingFace.status == 1)
-        #expect(missingFace.stderr.contains("\(plan): invalid content (group.jpg: no face 7 (3 found))"))
+        #expect(missingFace.stderr.contains("\(plan): invalid content (group.jpg: faces[0]: no face 7 (3 found))"))
         try Data("{\"version\": 1}".utf8).write(to: URL(fileURLWithPath: plan))
         let foreign = try CLIRunner.run(["apply", plan, "--out", out])
         #expect(foreign.status == 1)

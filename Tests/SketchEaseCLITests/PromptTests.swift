@@ -9,9 +9,10 @@ import Testing
                 #expect(seen.insert(name).inserted, "\(name) used twice")
                 #expect(PromptCommand.named(name.uppercased())?.action == command.action)
             }
-            #expect(PromptCommand.overview.contains(command.usage))
+            #expect(PromptCommand.overview(width: 100).contains(command.usage))
         }
         #expect(PromptCommand.closest(to: "exprot") == "export")
+        #expect(PromptCommand.closest(to: "mvoe") == "move", "two letters swapped are one typo")
         #expect(PromptCommand.closest(to: "zzzzzz") == nil)
     }
 

@@ -99,4 +99,21 @@ import Vips
         let missing = try CLIRunner.run(["batch", TestAssets.graceHopper, "--out", out, "-f", "mask", "--stickers", folder + "/nope"])
         #expect(missing.status != 0 && missing.stderr.contains("no such folder"))
     }
+
+    /// Crops say where they went, small faces are not blown up past 4×, and a second run keeps
+    /// what is there and goes on.
+    @Test func exportedCropsAreNamedKeptAndNotOverEnlarged() throws {
+        let crops = try TestAssets.temporaryFolder("crops")
+        let first = try CLIRunner.run(["report", TestAssets.group, "--export-crops", crops])
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stderr.contains("crops: 10 files written in \(crops)/ (group-face1.png, group-face1-left-eye.png"), "\(first.stderr)")
+        #expect(first.stderr.contains("face 3: crop "), "the small face says it was not enlarged to 1080: \(first.stderr)")
+        let small = try VipsImage.load(path: crops + "/group-face3.png")
+        #expect(max(small.width, small.height) < 400)
+        let eye = try VipsImage.load(path: crops + "/group-face3-left-eye.png")
+        #expect(eye.width == eye.height)
+        let again = try CLIRunner.run(["report", TestAssets.group, "--export-crops", crops])
+        #expect(again.status == 0)
+        #expect(again.stderr.contains("crops: 10 files already there kept (--overwrite replaces them)"), "\(again.stderr)")
+    }
 }

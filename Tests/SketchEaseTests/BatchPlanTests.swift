@@ -39,7 +39,7 @@ import TestSupport
         #expect(p.photos[0].faces[0].style?.settings.number("darkness") == 2)
         #expect(p.photos[0].faces[2].style == nil)
         #expect(p.photos[0].others?.filterID == "pencil")
-        #expect(p.entry(for: folder + "/./group.jpg") != nil && p.inputFiles.map(\.outputName) == ["group.png"])
+        #expect(p.entry(for: folder + "/./group.jpg") != nil && p.inputFiles.map { $0.outputName() } == ["group.png"])
     }
 
     @Test func mistakesGiveOneLineSayingWhere() throws {
@@ -49,6 +49,9 @@ import TestSupport
         #expect(try error(photo("{\"face\": 0}")).contains("numbers start at 1"))
         #expect(try error(photo("{\"box\": [1, 2, 3]}")).contains("[x, y, width, height]"))
         #expect(try error(photo("{\"face\": 1, \"style\": {\"filter\": \"crayon\"}}")).contains("unknown filter 'crayon'"))
+        // The place of a bad style is named too.
+        #expect(try error(photo("{\"face\": 1, \"style\": {\"filter\": \"pencel\"}}"))
+            .contains("did you mean 'pencil'? available: pencil, charcoal, ink, hatching, cartoon, relief, pixelate, blur, chroma, none, mask) at photos[0].faces[0].style.filter"))
         #expect(try error(photo("{\"face\": 1, \"style\": {\"filter\": \"pencil\", \"parameters\": {\"darkness\": 99}}}"))
             .contains("darkness=99"))
         #expect(try error(photo("{\"face\": \"two\"}")).contains("wrong type"))
@@ -71,12 +74,27 @@ import TestSupport
             .init(target: .box(FaceBox(x: 210, y: 5, width: 95, height: 100)), style: nil),  // matches face 2: left alone
             .init(target: .box(FaceBox(x: 700, y: 0, width: 80, height: 80)), style: pencil), // matches nothing: added
         ], others: pencil)
-        let history = EditHistory(detected: detected)
+        let history = EditHistory(detected: detected, imageSize: ImageSize(width: 1000, height: 600))
         let edits = try entry.edits(for: history, plan: "p.json")
         #expect(edits == [.setStyle(faces: [3], style: pencil),
                           .add(face: 4, box: FaceBox(x: 700, y: 0, width: 80, height: 80), style: pencil),
                           .setStyle(faces: [1], style: pencil)])
         let missing = BatchPlan.PhotoEntry(path: "/x/a.jpg", faces: [.init(target: .number(9), style: pencil)], others: nil)
         #expect(throws: SessionError.self) { try missing.edits(for: history, plan: "p.json") }
+        // One face named twice, by number and by a box over it, is a mistake the plan is told about.
+        let twice = BatchPlan.PhotoEntry(path: "/x/a.jpg", faces: [
+            .init(target: .number(2), style: pencil),
+            .init(target: .box(FaceBox(x: 205, y: 0, width: 100, height: 100)), style: nil),
+        ], others: nil)
+        #expect(throws: SessionError(path: "p.json", reason: .invalid(
+            "a.jpg: faces[1]: the box [205, 0, 100, 100] is face 2, already listed at faces[0]"))) {
+            try twice.edits(for: history, plan: "p.json")
+        }
+        let off = BatchPlan.PhotoEntry(path: "/x/a.jpg", faces: [.init(target: .box(FaceBox(x: 5000, y: 0, width: 80, height: 80)), style: pencil)],
+                                       others: nil)
+        #expect(throws: SessionError(path: "p.json", reason: .invalid(
+            "a.jpg: faces[0]: the box [5000, 0, 80, 80] is outside the photo (1000×600)"))) {
+            try off.edits(for: history, plan: "p.json")
+        }
     }
 }

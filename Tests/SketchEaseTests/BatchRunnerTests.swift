@@ -21,7 +21,7 @@ import TestSupport
         #expect(report.succeeded)
         #expect(report.written == 3)
         let faces = report.entries.map { entry -> Int in
-            if case .written(_, let n) = entry.outcome { n } else { -1 }
+            if case .written(_, let n, _) = entry.outcome { n } else { -1 }
         }
         #expect(faces == [1, 1, 3])
         for name in ["astronaut.png", "grace_hopper.png", "group.png"] {
@@ -29,8 +29,9 @@ import TestSupport
             #expect(png.loader == "pngload" && png.format == "uchar" && png.bands == 3)
         }
         #expect(try examples().map { try TestAssets.fingerprint($0.path) } == before)
-        // No temporary files left behind.
-        #expect(try FileManager.default.contentsOfDirectory(atPath: out).sorted() == ["astronaut.png", "grace_hopper.png", "group.png"])
+        // No temporary files left behind; the record of what SketchEase wrote is hidden.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out).sorted()
+            == [".sketchease", "astronaut.png", "grace_hopper.png", "group.png"])
     }
 
     @Test func parallelWorkersTakeTheLargestPhotosFirst() throws {
@@ -38,7 +39,7 @@ import TestSupport
         let files = try [("a.jpg", 10), ("b.jpg", 300), ("c.jpg", 20), ("d.jpg", 300), ("missing.jpg", -1)].map { name, size in
             let path = folder + "/" + name
             if size >= 0 { try Data(count: size).write(to: URL(fileURLWithPath: path)) }
-            return InputFile(path: path, outputName: name)
+            return InputFile(path: path)
         }
         // Ties keep the order given; a file that cannot be read goes last (it fails fast).
         #expect(BatchRunner.largestFirst(files) == [1, 3, 2, 0, 4])
@@ -58,7 +59,7 @@ import TestSupport
         #expect(report.written == 1)
         #expect(report.failures.map { ($0.path as NSString).lastPathComponent } == ["a-empty.jpg", "b-notes.jpg", "c-truncated.jpg"])
         #expect(report.failures.allSatisfy { !$0.description.contains("\n") })
-        #expect(try FileManager.default.contentsOfDirectory(atPath: out) == ["d-good.png"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out).sorted() == [".sketchease", "d-good.png"])
         #expect(report.summary == "1 written, 3 failed")
     }
 

@@ -14,9 +14,9 @@ import TestSupport
         touch(root + "/b.jpg"); touch(root + "/a.PNG"); touch(root + "/readme.txt"); touch(root + "/.hidden.jpg")
         touch(root + "/trip/beach.webp")
         let flat = InputCollector.collect([root], recursive: false)
-        #expect(flat.files.map(\.outputName) == ["a.png", "b.png"])
+        #expect(flat.files.map { $0.outputName() } == ["a.png", "b.png"])
         let deep = InputCollector.collect([root], recursive: true)
-        #expect(deep.files.map(\.outputName) == ["a.png", "b.png", "trip/beach.png"])
+        #expect(deep.files.map { $0.outputName() } == ["a.png", "b.png", "trip/beach.png"])
     }
 
     @Test func symlinkLoopsAreWalkedOnce() throws {
@@ -25,7 +25,7 @@ import TestSupport
         touch(root + "/sub/face.jpg")
         try fm.createSymbolicLink(atPath: root + "/sub/back", withDestinationPath: root)
         let found = InputCollector.collect([root], recursive: true)
-        #expect(found.files.map(\.outputName) == ["sub/face.png"])
+        #expect(found.files.map { $0.outputName() } == ["sub/face.png"])
     }
 
     @Test func namesThatCollideKeepTheirSuffix() throws {
@@ -33,7 +33,7 @@ import TestSupport
         touch(root + "/photo.jpg"); touch(root + "/photo.png")
         let files = InputCollector.collect([root], recursive: false).files
         #expect(files.map(\.path) == [root + "/photo.jpg", root + "/photo.png"])
-        #expect(files.map(\.outputName) == ["photo.png", "photo.png.png"])
+        #expect(files.map { $0.outputName() } == ["photo.png", "photo.png.png"])
     }
 
     @Test func aPhotoNamedTwiceIsTakenOnceAndNoTwoPhotosShareAnOutput() throws {
@@ -45,7 +45,7 @@ import TestSupport
         let inputs = ["a", "b", "c", "d", "a", "./b/../a"].map { root + "/\($0)/x.jpg" }
         let files = InputCollector.collect(inputs, recursive: false).files
         #expect(files.map(\.path) == inputs.prefix(4).map { $0 })
-        #expect(files.map(\.outputName) == ["x.png", "x.jpg.png", "x-3.png", "x-4.png"])
+        #expect(files.map { $0.outputName() } == ["x.png", "x.jpg.png", "x-3.png", "x-4.png"])
     }
 
     @Test func missingInputsAreReported() {
@@ -57,6 +57,56 @@ import TestSupport
     @Test func unicodeAndSpacesInNames() throws {
         let root = try TestAssets.temporaryFolder("names")
         touch(root + "/Grand-mère à Noël.jpg")
-        #expect(InputCollector.collect([root], recursive: false).files.map(\.outputName) == ["Grand-mère à Noël.png"])
+        #expect(InputCollector.collect([root], recursive: false).files.map { $0.outputName() } == ["Grand-mère à Noël.png"])
+    }
+
+    @Test func photosComeInNaturalCaseInsensitiveOrder() throws {
+        let root = try TestAssets.temporaryFolder("natural")
+        for name in ["Tom_Cruise.jpg", "bald_guys.jpg", "photo 10.jpg", "photo 2.jpg", "photo 1.jpg", "Photo 3.jpg"] {
+            touch(root + "/" + name)
+        }
+        let names = InputCollector.collect([root], recursive: false).files.map { ($0.path as NSString).lastPathComponent }
+        #expect(names == ["bald_guys.jpg", "photo 1.jpg", "photo 2.jpg", "Photo 3.jpg", "photo 10.jpg", "Tom_Cruise.jpg"])
+        #expect(NaturalOrder.precedes("img007", "img10") && !NaturalOrder.precedes("img10", "img007"))
+    }
+
+    @Test func subFoldersLeftOutWithoutRecursionAreNamed() throws {
+        let root = try TestAssets.temporaryFolder("unsearched")
+        try fm.createDirectory(atPath: root + "/trip", withIntermediateDirectories: true)
+        touch(root + "/a.jpg")
+        let flat = InputCollector.collect([root], recursive: false)
+        #expect(flat.unsearchedFolders == [root + "/trip"])
+        #expect(InputCollector.collect([root], recursive: true).unsearchedFolders.isEmpty)
+    }
+
+    /// What SketchEase wrote is never read back as a photo: not its outputs (recorded in
+    /// `.sketchease/written.log`), not its hidden folder, not the run's own output folder.
+    @Test func sketchEaseOutputsAreNeverInputs() throws {
+        let root = try TestAssets.temporaryFolder("own")
+        try fm.copyItem(atPath: TestAssets.graceHopper, toPath: root + "/messi5.jpg")
+        let image = try VipsImage.load(path: TestAssets.graceHopper)
+        try ImageExporter.write(image, to: root + "/messi5.png", options: ExportOptions())
+        try ImageExporter.write(image, to: root + "/sketches/camera.png", options: ExportOptions())
+        try ImageExporter.write(image, to: root + "/.sketchease/messi5.preview.png", options: ExportOptions())
+        let found = InputCollector.collect([root], recursive: true)
+        #expect(found.files.map(\.path) == [root + "/messi5.jpg"])
+        #expect(found.files.map { $0.outputName() } == ["messi5.png"], "no messi5.png.png")
+        #expect(found.ownOutputs.sorted() == [root + "/messi5.png", root + "/sketches/camera.png"])
+        // Named explicitly, an output is still not taken.
+        #expect(InputCollector.collect([root + "/messi5.png"], recursive: false).files.isEmpty)
+        // A photo copied over an output later is the person's again.
+        try fm.removeItem(atPath: root + "/messi5.png")
+        try fm.copyItem(atPath: TestAssets.astronaut, toPath: root + "/messi5.png")
+        #expect(InputCollector.collect([root], recursive: false).files.count == 2)
+    }
+
+    @Test func theRunsOwnOutputFolderIsNotWalked() throws {
+        let root = try TestAssets.temporaryFolder("nest")
+        try fm.createDirectory(atPath: root + "/sketches/old", withIntermediateDirectories: true)
+        touch(root + "/camera.jpg"); touch(root + "/sketches/old/unrecorded.jpg")
+        let found = InputCollector.collect([root], recursive: true, outputFolders: [root + "/sketches/"])
+        #expect(found.files.map { $0.outputName() } == ["camera.png"])
+        // The output folder given as the input itself is walked (its photos are inputs).
+        #expect(InputCollector.collect([root + "/sketches/old"], recursive: true, outputFolders: [root + "/sketches/old"]).files.count == 1)
     }
 }

@@ -8,7 +8,7 @@ import TestSupport
     func batch(_ paths: [String], out: String, pixelLimit: Int = Photo.defaultPixelLimit) throws -> BatchReport {
         let options = BatchOptions(outputFolder: out, style: try .named("pencil"), pixelLimit: pixelLimit)
         let runner = BatchRunner(options: options) { try .centerFace(modelPath: TestAssets.model) }
-        return try runner.run(paths.map { InputFile(path: $0, outputName: (($0 as NSString).lastPathComponent as NSString).deletingPathExtension + ".png") })
+        return try runner.run(paths.map { InputFile(path: $0) })
     }
 
     func outcome(_ report: BatchReport, _ index: Int = 0) -> BatchReport.Outcome { report.entries[index].outcome }
@@ -61,7 +61,8 @@ import TestSupport
         let report = try batch(inputs, out: out)
         #expect(report.succeeded, "\(report.failures)")
         for (i, path) in inputs.enumerated() {
-            #expect(outcome(report, i) == .written(output: out + "/" + ((path as NSString).lastPathComponent as NSString).deletingPathExtension + ".png", faces: 1), "\(path)")
+            let output = out + "/" + InputFile(path: path).outputName()
+            #expect(outcome(report, i) == .written(output: output, faces: 1, small: 0), "\(path)")
         }
         for name in ["cmyk", "cmyk-no-profile", "p3", "sixteen", "grey"] {
             let png = try VipsImage.load(path: out + "/\(name).png")
@@ -81,7 +82,7 @@ import TestSupport
         let path = folder + "/o\(tag).jpg"
         try BadInputs.stored(upright, orientation: tag).save(path: path)
         let report = try batch([path], out: out)
-        #expect(outcome(report) == .written(output: out + "/o\(tag).png", faces: 1))
+        #expect(outcome(report) == .written(output: out + "/o\(tag).png", faces: 1, small: 0))
         let png = try VipsImage.load(path: out + "/o\(tag).png")
         #expect(png.width == 512 && png.height == 600)
         let diff = try PixelStats.meanAbsoluteDifference(png, upright, x: 0, y: 0, width: 120, height: 120)
@@ -137,38 +138,8 @@ import TestSupport
         let out = try TestAssets.temporaryFolder("stale")
         let dead = out + "/.photo.png.999999.123.tmp", mine = out + "/.other.png.\(getpid()).5.tmp"
         for p in [dead, mine] { _ = FileManager.default.createFile(atPath: p, contents: Data([1])) }
-        #expect(PNGExporter.removeStaleTemporaries(in: out) == 1)
+        #expect(ImageExporter.removeStaleTemporaries(in: out) == 1)
         #expect(!FileManager.default.fileExists(atPath: dead))
         #expect(FileManager.default.fileExists(atPath: mine))
-    }
-}
-
-/// A tmpfs of a few hundred kilobytes, to run out of space on purpose (root only).
-struct TinyDisk {
-    let path: String
-
-    static let available: Bool = {
-        guard getuid() == 0, let disk = try? TinyDisk(kilobytes: 64) else { return false }
-        disk.unmount()
-        return true
-    }()
-
-    init(kilobytes: Int) throws {
-        path = try TestAssets.temporaryFolder("tinydisk")
-        let mount = Process()
-        mount.executableURL = URL(fileURLWithPath: "/bin/mount")
-        mount.arguments = ["-t", "tmpfs", "-o", "size=\(kilobytes)k", "tmpfs", path]
-        mount.standardError = FileHandle.nullDevice
-        try mount.run()
-        mount.waitUntilExit()
-        guard mount.terminationStatus == 0 else { throw CocoaError(.fileWriteNoPermission) }
-    }
-
-    func unmount() {
-        let umount = Process()
-        umount.executableURL = URL(fileURLWithPath: "/bin/umount")
-        umount.arguments = [path]
-        try? umount.run()
-        umount.waitUntilExit()
     }
 }

@@ -10,7 +10,7 @@ import Foundation
 ///              "others": null}]}
 /// ```
 /// Photo paths are relative to the plan file's folder. A face is named by its number in
-/// detection order (1 = first, as `sketchease detect` lists them) or by a box `[x, y, w, h]`:
+/// reading order (1 = top left, as `sketchease detect` lists them) or by a box `[x, y, w, h]`:
 /// the detected face overlapping it most (intersection over union at least 0.3), or, if none
 /// does, a new face box there. `others` styles the faces not listed (default: left as they are).
 public struct BatchPlan: Sendable, Equatable {
@@ -47,7 +47,7 @@ public struct BatchPlan: Sendable, Equatable {
         } catch {
             throw SessionError(path: path, reason: .invalid(VersionedJSON.describe(error)))
         }
-        let folder = (SessionFile.absolute(path) as NSString).deletingLastPathComponent
+        let folder = SessionFile.absolute(path).parentPath
         var seen = Set<String>()
         var photos: [PhotoEntry] = []
         for (i, p) in raw.photos.enumerated() {
@@ -85,7 +85,7 @@ public struct BatchPlan: Sendable, Equatable {
 
     /// The photos to process, with output names as `batch` gives them.
     public var inputFiles: [InputFile] {
-        photos.map { InputFile(path: $0.path, outputName: (($0.path as NSString).lastPathComponent as NSString).deletingPathExtension + ".png") }
+        photos.map { InputFile(path: $0.path) }
     }
 
     private struct RawPlan: Decodable {
@@ -107,33 +107,44 @@ public struct BatchPlan: Sendable, Equatable {
 
 extension BatchPlan.PhotoEntry {
     /// The edits that carry out this entry on freshly detected faces (numbered 1, 2, … in
-    /// detection order). Throws when the plan names a face number that was not found.
+    /// reading order). Throws, naming the plan, the photo and the entry, when the plan names a
+    /// face number that was not found or names one face twice (by number or by box).
     public func edits(for history: EditHistory, plan file: String) throws -> [Edit] {
         var edits: [Edit] = []
-        var listed = Set<Int>()
+        var listedAt: [Int: Int] = [:]
         var nextID = history.nextFaceID
-        for entry in faces {
+        let photo = (path as NSString).lastPathComponent
+        func fail(_ j: Int, _ why: String) -> SessionError {
+            SessionError(path: file, reason: .invalid("\(photo): faces[\(j)]: \(why)"))
+        }
+        func list(_ id: Int, at j: Int, as what: String) throws {
+            if let earlier = listedAt[id] {
+                throw fail(j, "\(what) is face \(id), already listed at faces[\(earlier)]")
+            }
+            listedAt[id] = j
+        }
+        for (j, entry) in faces.enumerated() {
             switch entry.target {
             case .number(let n):
-                guard history.face(n) != nil else {
-                    throw SessionError(path: file, reason: .invalid(
-                        "\((path as NSString).lastPathComponent): no face \(n) (\(history.faces.count) found)"))
-                }
-                listed.insert(n)
+                guard history.face(n) != nil else { throw fail(j, "no face \(n) (\(history.faces.count) found)") }
+                try list(n, at: j, as: "face \(n)")
                 if let style = entry.style { edits.append(.setStyle(faces: [n], style: style)) }
             case .box(let box):
-                let best = history.faces.filter { !listed.contains($0.id) }.max { $0.box.iou(box) < $1.box.iou(box) }
+                let best = history.faces.max { $0.box.iou(box) < $1.box.iou(box) }
                 if let best, best.box.iou(box) >= 0.3 {
-                    listed.insert(best.id)
+                    try list(best.id, at: j, as: "the box \(box.array.map { Rounding.pixels($0) })")
                     if let style = entry.style { edits.append(.setStyle(faces: [best.id], style: style)) }
                 } else {
+                    guard (try? BoxRule.fit(box, in: history.imageSize)) != nil else {
+                        throw fail(j, "the box \(box.array.map { Rounding.pixels($0) }) is outside the photo (\(history.imageSize.text))")
+                    }
                     edits.append(.add(face: nextID, box: box, style: entry.style))
-                    listed.insert(nextID)
+                    listedAt[nextID] = j
                     nextID += 1
                 }
             }
         }
-        let rest = history.faces.map(\.id).filter { !listed.contains($0) }
+        let rest = history.faces.map(\.id).filter { listedAt[$0] == nil }
         if let others, !rest.isEmpty { edits.append(.setStyle(faces: rest, style: others)) }
         return edits
     }

@@ -17,15 +17,11 @@ public struct BatchRunner: Sendable {
         self.options = options; self.registry = registry; self.makeDetector = makeDetector
     }
 
-    /// Processes `files`; `progress` is called after each photo with (done, total, entry).
-    public func run(_ files: [InputFile],
+    /// Processes `files`; `progress` is called after each photo with (done, total, entry). Once
+    /// `stop` is requested no further photo is started; those in flight are finished.
+    public func run(_ files: [InputFile], stop: StopRequest = StopRequest(),
                     progress: @Sendable (Int, Int, BatchReport.Entry) -> Void = { _, _, _ in }) throws -> BatchReport {
-        do {
-            try FileManager.default.createDirectory(atPath: options.outputFolder, withIntermediateDirectories: true)
-        } catch {
-            throw PhotoError(path: options.outputFolder, reason: .outputNotWritable("cannot create folder"))
-        }
-        PNGExporter.removeStaleTemporaries(in: options.outputFolder)
+        try OutputFolder.prepare(options.outputFolder)
         // Each photo's operations are new: caching them would only pin memory between photos.
         try? VipsRuntime.setOperationCacheSize(0)
         // Each photo reuses the memory the one before it freed (see residentMemoryPerPhoto).
@@ -48,7 +44,7 @@ public struct BatchRunner: Sendable {
             }
             while true {
                 let position = next.add(1, ordering: .relaxed).oldValue
-                guard position < order.count else {
+                guard position < order.count, !stop.isRequested else {
                     // Nothing left to start: the photos still in flight get this worker's share
                     // of the cores for the operations they have yet to begin.
                     let still = active.subtract(1, ordering: .relaxed).newValue
@@ -68,6 +64,7 @@ public struct BatchRunner: Sendable {
         if let error = setupError.withLock({ $0 }) { throw error }
         var report = BatchReport()
         report.entries = results.withLock { table in files.indices.compactMap { table[$0] } }
+        report.notStarted = files.count - report.entries.count
         return report
     }
 
@@ -95,15 +92,17 @@ public struct BatchRunner: Sendable {
     /// One photo, start to finish. Never throws: every problem becomes a failed outcome.
     public func process(_ file: InputFile, detector: OpenCVFaceDetector) -> BatchReport.Entry {
         let start = DispatchTime.now()
-        let output = (options.outputFolder as NSString).appendingPathComponent(file.outputName)
+        let output = (options.outputFolder as NSString).appendingPathComponent(file.outputName(options.export.format))
         let outcome: BatchReport.Outcome
         var stages = StageTimes()
         do {
-            if !options.export.overwrite, FileManager.default.fileExists(atPath: output) {
+            // The output rule first, before any work: a photo whose output would land on itself
+            // or on a file SketchEase did not write is refused here, whatever the options.
+            if try OutputPolicy.verdict(for: output, source: file.path, overwrite: options.export.overwrite) == .keep {
                 outcome = .skipped(output: output)
             } else {
-                let faces = try render(file, to: output, detector: detector, stages: &stages)
-                outcome = .written(output: output, faces: faces)
+                let (faces, small) = try render(file, to: output, detector: detector, stages: &stages)
+                outcome = .written(output: output, faces: faces, small: small)
             }
         } catch {
             outcome = .failed(PhotoError(path: file.path, wrapping: error))
@@ -112,41 +111,30 @@ public struct BatchRunner: Sendable {
         return BatchReport.Entry(input: file.path, outcome: outcome, seconds: seconds, stages: stages)
     }
 
+    /// Draws one photo; returns how many faces were found and how many of those are too small
+    /// to sketch well.
     private func render(_ file: InputFile, to output: String, detector: OpenCVFaceDetector,
-                        stages: inout StageTimes) throws -> Int {
+                        stages: inout StageTimes) throws -> (faces: Int, small: Int) {
         // Detection first, on its own shrink-on-load copy; its network's memory is released
         // before the full photo is decoded, so the two never add up (measured: running them
         // side by side saved no time on 2 cores and cost ~70 MB more at peak).
-        try Photo.inspect(path: file.path, pixelLimit: options.pixelLimit)
-        let (copy, found) = try StageTimes.measure(&stages, \.detect) { () throws -> (VipsImage, [DetectedFace]) in
-            let copy = try Photo.detectionCopy(path: file.path, maxSide: options.detection.maxSide)
-            do {
-                return (copy, try detector.detect(in: copy, options: options.detection))
-            } catch let error as VipsError {
-                throw PhotoError(path: file.path, reason: .corrupt(error.message))
-            }
+        let size = try Photo.inspect(path: file.path, pixelLimit: options.pixelLimit)
+        let faces = try StageTimes.measure(&stages, \.detect) {
+            try detector.detect(inFile: file.path, fullSize: size, options: options.detection)
         }
         let photo = try StageTimes.measure(&stages, \.decode) {
             try Photo.load(path: file.path, pixelLimit: options.pixelLimit)
         }
-        let faces = found.map {
-            $0.scaled(x: Double(photo.width) / Double(copy.width), y: Double(photo.height) / Double(copy.height))
-        }
-        let styled = try styledFaces(for: file, detected: faces)
+        let styled = try styledFaces(for: file, detected: faces, size: photo.size)
         let compositor = FaceCompositor(registry: registry, options: options.render)
         let image = try StageTimes.measure(&stages, \.filter) { try compositor.render(photo.rgb, faces: styled) }
-        let folder = (output as NSString).deletingLastPathComponent
-        do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        } catch {
-            throw PhotoError(path: folder, reason: .outputNotWritable("cannot create folder"))
-        }
         try StageTimes.measure(&stages, \.encode) {
-            try PNGExporter.write(image, alpha: photo.alpha, to: output, source: file.path, options: options.export)
+            try ImageExporter.write(image, alpha: photo.alpha, to: output, source: file.path, options: options.export)
             if options.compare {
-                try ComparisonImage.write(original: photo.rgb, result: image, exportedTo: output, options: options.export)
+                try ComparisonImage.write(original: photo.rgb, result: image, exportedTo: output, source: file.path, options: options.export)
             }
         }
-        return faces.count
+        let small = faces.filter { FaceQualityThresholds().isTooSmall($0.box) }.count
+        return (faces.count, small)
     }
 }

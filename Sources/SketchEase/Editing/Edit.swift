@@ -13,21 +13,21 @@ public enum Edit: Sendable, Equatable, Codable {
     case resize(face: Int, width: Double, height: Double)
     /// A new face box (one the detector missed), optionally already styled.
     case add(face: Int, box: FaceBox, style: FaceStyle?)
-    /// Remove a face box (a false detection).
-    case delete(face: Int)
+    /// Remove face boxes (false detections), in one step.
+    case delete(faces: [Int])
     /// Replace every face with a fresh detection; faces that match an old one keep its id and style.
     case redetect(faces: [EditableFace])
 
     /// A short description for the prompt ("style face 2: pencil").
     public var summary: String {
-        func list(_ ids: [Int]) -> String { (ids.count == 1 ? "face " : "faces ") + ids.map(String.init).joined(separator: ", ") }
+        func list(_ ids: [Int]) -> String { (ids.count == 1 ? "face " : "faces ") + FaceSelection.describe(ids) }
         switch self {
         case .setStyle(let ids, let style): return "\(list(ids)): \(style.label)"
         case .removeStyle(let ids): return "\(list(ids)): no style"
-        case .move(let id, let dx, let dy): return "face \(id) moved by \(Int(dx)), \(Int(dy))"
-        case .resize(let id, let w, let h): return "face \(id) resized to \(Int(w))×\(Int(h))"
-        case .add(let id, let box, _): return "face \(id) added at \(Int(box.x)), \(Int(box.y)) (\(Int(box.width))×\(Int(box.height)))"
-        case .delete(let id): return "face \(id) deleted"
+        case .move(let id, let dx, let dy): return "face \(id) moved by \(Rounding.pixels(dx)), \(Rounding.pixels(dy))"
+        case .resize(let id, let w, let h): return "face \(id) resized to \(Rounding.pixels(w))×\(Rounding.pixels(h))"
+        case .add(let id, let box, _): return "face \(id) added at \(Rounding.corner(box)) (\(Rounding.size(box)))"
+        case .delete(let ids): return "\(list(ids)) deleted"
         case .redetect(let faces): return "faces detected again (\(faces.count))"
         }
     }
@@ -43,7 +43,10 @@ public enum Edit: Sendable, Equatable, Codable {
         case "move": self = .move(face: try c.decode(Int.self, forKey: .face), dx: try c.decode(Double.self, forKey: .dx), dy: try c.decode(Double.self, forKey: .dy))
         case "resize": self = .resize(face: try c.decode(Int.self, forKey: .face), width: try c.decode(Double.self, forKey: .width), height: try c.decode(Double.self, forKey: .height))
         case "add": self = .add(face: try c.decode(Int.self, forKey: .face), box: try c.decode(FaceBox.self, forKey: .box), style: try c.decodeIfPresent(FaceStyle.self, forKey: .style))
-        case "delete": self = .delete(face: try c.decode(Int.self, forKey: .face))
+        case "delete":
+            // Version 1 sessions delete one face at a time ("face"); later ones a list ("faces").
+            if let one = try c.decodeIfPresent(Int.self, forKey: .face) { self = .delete(faces: [one]) }
+            else { self = .delete(faces: try c.decode([Int].self, forKey: .faces)) }
         case "redetect": self = .redetect(faces: try c.decode([EditableFace].self, forKey: .faces))
         default:
             throw DecodingError.dataCorruptedError(forKey: .kind, in: c, debugDescription: "unknown edit kind '\(kind)'")
@@ -64,8 +67,8 @@ public enum Edit: Sendable, Equatable, Codable {
         case .add(let id, let box, let style):
             try c.encode("add", forKey: .kind); try c.encode(id, forKey: .face); try c.encode(box, forKey: .box)
             try c.encodeIfPresent(style, forKey: .style)
-        case .delete(let id):
-            try c.encode("delete", forKey: .kind); try c.encode(id, forKey: .face)
+        case .delete(let ids):
+            try c.encode("delete", forKey: .kind); try c.encode(ids, forKey: .faces)
         case .redetect(let faces):
             try c.encode("redetect", forKey: .kind); try c.encode(faces, forKey: .faces)
         }

@@ -14,9 +14,12 @@ public struct EditableFace: Sendable, Equatable, Codable {
         self.id = id; self.box = box; self.landmarks = landmarks; self.style = style
     }
 
-    /// Detected faces numbered 1, 2, 3… in detection order.
-    public static func numbered(_ faces: [DetectedFace]) -> [EditableFace] {
-        faces.enumerated().map { EditableFace(id: $0.offset + 1, box: $0.element.box, landmarks: $0.element.landmarks) }
+    /// Detected faces numbered 1, 2, 3… in reading order (rows top to bottom, each left to
+    /// right), their boxes kept to a photo of `size` (`BoxRule`; a box off the photo is left out).
+    public static func numbered(_ faces: [DetectedFace], in size: ImageSize) -> [EditableFace] {
+        faces.onPhoto(size).enumerated().map {
+            EditableFace(id: $0.offset + 1, box: $0.element.box, landmarks: $0.element.landmarks)
+        }
     }
 
     /// The box moved by (dx, dy); landmarks move with it.

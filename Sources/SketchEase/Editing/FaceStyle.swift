@@ -18,8 +18,17 @@ public struct FaceStyle: Sendable, Equatable, Hashable, Codable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let id = try c.decode(String.self, forKey: .filterID)
         let values = try c.decodeIfPresent([String: ParameterValue].self, forKey: .parameters) ?? [:]
-        filterID = id
-        settings = try FilterRegistry.standard.settings(for: id, values: values)
+        // A filter or parameter the registry does not know is reported at its place in the file.
+        do {
+            filterID = try FilterRegistry.standard.filter(id).id
+        } catch let error as FilterError {
+            throw DecodingError.dataCorruptedError(forKey: .filterID, in: c, debugDescription: error.description)
+        }
+        do {
+            settings = try FilterRegistry.standard.settings(for: filterID, values: values)
+        } catch let error as FilterError {
+            throw DecodingError.dataCorruptedError(forKey: .parameters, in: c, debugDescription: error.description)
+        }
     }
 
     public func encode(to encoder: Encoder) throws {

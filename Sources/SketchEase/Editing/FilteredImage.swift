@@ -7,7 +7,8 @@ public struct FilteredImage: Sendable {
     public var history: EditHistory
 
     public init(photo: Photo, detected: [DetectedFace]) {
-        self.init(photo: photo, history: EditHistory(detected: EditableFace.numbered(detected)))
+        self.init(photo: photo, history: EditHistory(detected: EditableFace.numbered(detected, in: photo.size),
+                                                     imageSize: photo.size))
     }
 
     public init(photo: Photo, history: EditHistory) {
@@ -17,7 +18,8 @@ public struct FilteredImage: Sendable {
     /// The faces now, in order, with their styles.
     public var faces: [EditableFace] { history.faces }
 
-    public mutating func perform(_ edit: Edit) throws { try history.perform(edit) }
+    /// Applies an edit; returns whether a box was cut off at the photo's edge.
+    @discardableResult public mutating func perform(_ edit: Edit) throws -> Bool { try history.perform(edit) }
     @discardableResult public mutating func undo() throws -> Edit { try history.undo() }
     @discardableResult public mutating func redo() throws -> Edit { try history.redo() }
 

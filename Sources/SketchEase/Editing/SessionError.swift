@@ -14,8 +14,11 @@ public struct SessionError: Error, Equatable, CustomStringConvertible, Sendable 
 
     public init(path: String, reason: Reason) { self.path = path; self.reason = reason }
 
-    public var description: String {
-        let why = switch reason {
+    public var description: String { "\(path): \(reasonText)" }
+
+    /// Why, without the file's name.
+    public var reasonText: String {
+        switch reason {
         case .unreadable(let detail): "cannot read (\(detail))"
         case .notJSON(let detail): "damaged file, not valid JSON (\(detail))"
         case .foreign(let expected): "not a \(expected) file"
@@ -24,6 +27,5 @@ public struct SessionError: Error, Equatable, CustomStringConvertible, Sendable 
         case .invalid(let detail): "invalid content (\(detail))"
         case .sourceChanged(let detail): detail
         }
-        return "\(path): \(why)"
     }
 }

@@ -1,13 +1,17 @@
 import Foundation
 
-/// The sidecar that saves an editing session: `OUT/<name>.sketchease.json`.
+/// The sidecar that saves an editing session: `OUT/.sketchease/<name>.sketchease.json`.
 ///
 /// It records the source photo (path, size and content hash, so it is never applied to another
 /// photo), how faces were found and drawn, the detected faces and the edit history with its
 /// undo position: enough to resume editing or to re-render the export exactly.
+///
+/// Version 2 keeps sessions in the output folder's hidden `.sketchease/` folder, names the
+/// export relative to the session file (`../name.png`) and records its format; version 1
+/// files (beside their export, always PNG) are still read.
 public struct SessionFile: Sendable, Equatable, Codable {
     public static let format = "sketchease-session"
-    public static let currentVersion = 1
+    public static let currentVersion = 2
 
     public struct Source: Sendable, Equatable, Codable {
         /// Absolute path of the photo.
@@ -25,11 +29,14 @@ public struct SessionFile: Sendable, Equatable, Codable {
     public var format: String = SessionFile.format
     public var version: Int = SessionFile.currentVersion
     public var source: Source
-    /// The exported PNG's file name, in the session file's folder.
+    /// The export's path relative to the session file's folder ("../group.png").
     public var output: String
     public var detection: Detection
     public var render: RenderOptions
     public var compression: Int
+    /// The export's format and (JPEG, WebP) quality; absent in version 1 files (PNG).
+    public var imageFormat: ImageFormat?
+    public var quality: Int?
     /// Faces as detected, before any edit.
     public var faces: [EditableFace]
     public var edits: [Edit]
@@ -38,23 +45,58 @@ public struct SessionFile: Sendable, Equatable, Codable {
     /// Whether the faces in effect have been exported.
     public var exported: Bool
 
-    public init(sourcePath: String, fingerprint: SourceFingerprint, output: String, detection: DetectionOptions,
-                render: RenderOptions, compression: Int, history: EditHistory, exported: Bool) {
+    enum CodingKeys: String, CodingKey {
+        case format, version, source, output, detection, render, compression, imageFormat = "image_format", quality
+        case faces, edits, position, exported
+    }
+
+    /// A session for the export at `exportPath` (whose file is `SessionFile.path(forExport:)`).
+    public init(sourcePath: String, fingerprint: SourceFingerprint, exportPath: String, detection: DetectionOptions,
+                render: RenderOptions, export: ExportOptions, history: EditHistory, exported: Bool) {
         source = Source(path: Self.absolute(sourcePath), fingerprint: fingerprint)
-        self.output = output; self.detection = Detection(detection); self.render = render
-        self.compression = compression; faces = history.detected; edits = history.edits
+        output = "../" + (exportPath as NSString).lastPathComponent
+        self.detection = Detection(detection); self.render = render
+        compression = export.compression; imageFormat = export.format; quality = export.quality
+        faces = history.detected; edits = history.edits
         position = history.position; self.exported = exported
     }
 
-    /// Where the session for export `pngPath` lives: beside it, `name.sketchease.json`.
-    public static func path(forExport pngPath: String) -> String {
-        (pngPath as NSString).deletingPathExtension + ".sketchease.json"
+    /// Where the session for the export at `exportPath` lives: in the hidden `.sketchease`
+    /// folder beside it, `.sketchease/name.sketchease.json`.
+    public static func path(forExport exportPath: String) -> String {
+        let folder = exportPath.parentPath
+        let stem = ((exportPath as NSString).lastPathComponent as NSString).deletingPathExtension
+        return ((folder as NSString).appendingPathComponent(OutputRecord.folderName) as NSString)
+            .appendingPathComponent(stem + ".sketchease.json")
     }
 
-    /// The history, checked: every edit must apply.
-    public func history(file: String) throws -> EditHistory {
+    /// The sessions in an output folder (`OUT/.sketchease/*.sketchease.json`), in natural order.
+    public static func sessions(inOutputFolder folder: String) -> [String] {
+        let hidden = (folder as NSString).appendingPathComponent(OutputRecord.folderName)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: hidden)) ?? []
+        return names.filter { $0.hasSuffix(".sketchease.json") }.sorted(by: NaturalOrder.precedes)
+            .map { (hidden as NSString).appendingPathComponent($0) }
+    }
+
+    /// Where this session's export goes, for the session file at `file`; `folder` puts it there
+    /// instead (under the same name).
+    public func exportPath(sessionFile file: String, folder: String? = nil) -> String {
+        if let folder { return (folder as NSString).appendingPathComponent((output as NSString).lastPathComponent) }
+        let own = file.parentPath
+        return URL(fileURLWithPath: own.isEmpty ? "." : own).appendingPathComponent(output).standardizedFileURL.path
+    }
+
+    /// How the export is written: format, quality and compression as the session recorded them.
+    public var exportOptions: ExportOptions {
+        ExportOptions(compression: compression, overwrite: true, format: imageFormat ?? .png,
+                      quality: quality ?? ExportOptions.defaultQuality)
+    }
+
+    /// The history over a photo of `size`, checked: every face lies on the photo and every
+    /// edit applies.
+    public func history(file: String, imageSize: ImageSize) throws -> EditHistory {
         do {
-            return try EditHistory(detected: faces, edits: edits, position: position)
+            return try EditHistory(detected: faces, edits: edits, position: position, imageSize: imageSize)
         } catch {
             throw SessionError(path: file, reason: .invalid("\(error)"))
         }
@@ -72,12 +114,14 @@ public struct SessionFile: Sendable, Equatable, Codable {
         }
     }
 
-    /// Writes atomically (temporary file in the same folder, then rename).
+    /// Writes atomically (temporary file in the same folder, then rename), making the folder
+    /// if needed.
     public func write(to path: String) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let encoder = JSONEncoder.readable
         let data = try encoder.encode(self)
         do {
+            let folder = path.parentPath
+            if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
             try data.write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
             throw PhotoError(path: path, reason: .outputNotWritable(error.localizedDescription))

@@ -56,3 +56,13 @@ enum VersionedJSON {
         }
     }
 }
+
+extension JSONEncoder {
+    /// How SketchEase writes every JSON file and JSON output: indented, keys sorted (so files
+    /// diff well and tests can compare them), slashes in paths left as they are.
+    public static var readable: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+}

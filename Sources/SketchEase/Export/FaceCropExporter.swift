@@ -3,18 +3,31 @@ import Foundation
 /// Writes each face as lossless PNG crops, plus a JSON file describing them.
 ///
 /// Per face N of photo `stem`: `stem-faceN.png`, the face box grown by `boxScale` and resized
-/// so its longest edge is `longestEdge` pixels (Lanczos; enlarged when the face is smaller);
+/// so its longest edge is `longestEdge` pixels (Lanczos), but enlarged at most `maxEnlargement`
+/// times (a 28 px face blown up to 1080 px would show nothing but blur);
 /// `stem-faceN-left-eye.png` and `stem-faceN-right-eye.png`, squares of 0.6 interocular
 /// distances around each eye at full resolution. `stem-faces.json` lists, per face, the files,
 /// each crop's rectangle in the photo, the face crop's scale, and the landmarks in photo and
-/// face-crop pixels, with the report's warnings and skin tone.
+/// face-crop pixels, with the report's warnings and skin tone. Files already there are kept
+/// (and listed as kept) unless `export.overwrite`; the rest are still written.
 public struct FaceCropExporter: Sendable {
     public var longestEdge: Int
+    public var maxEnlargement: Double
     public var boxScale: Double
     public var export: ExportOptions
 
-    public init(longestEdge: Int = 1080, boxScale: Double = 1.3, export: ExportOptions = .init()) {
-        self.longestEdge = longestEdge; self.boxScale = boxScale; self.export = export
+    public init(longestEdge: Int = 1080, maxEnlargement: Double = 4, boxScale: Double = 1.3, export: ExportOptions = .init()) {
+        self.longestEdge = longestEdge; self.maxEnlargement = maxEnlargement; self.boxScale = boxScale; self.export = export
+    }
+
+    /// What one photo's export did.
+    public struct Result: Sendable {
+        public var written: [String] = []
+        /// Files already there, left as they were.
+        public var kept: [String] = []
+        /// Faces shown smaller than `longestEdge` because that would enlarge them more than
+        /// `maxEnlargement` times: (face number, the crop's longest edge).
+        public var limited: [(face: Int, edge: Int)] = []
     }
 
     struct CropJSON: Encodable {
@@ -50,62 +63,64 @@ public struct FaceCropExporter: Sendable {
         var faces: [FaceJSON]
     }
 
-    /// Writes the crops and `stem-faces.json` into `folder` (created if missing); returns the
-    /// paths written. Existing files are kept unless `export.overwrite`.
+    /// Writes the crops and `stem-faces.json` into `folder` (created if missing).
     @discardableResult
-    public func write(photo: Photo, assessments: [FaceAssessment], to folder: String, stem: String) throws -> [String] {
-        do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        } catch {
-            throw PhotoError(path: folder, reason: .outputNotWritable("cannot create folder"))
-        }
+    public func write(photo: Photo, assessments: [FaceAssessment], to folder: String, stem: String) throws -> Result {
+        try OutputFolder.prepare(folder)
         let bounds = PixelRect(x: 0, y: 0, width: photo.width, height: photo.height)
-        var written: [String] = []
+        var result = Result()
+        func save(_ image: @autoclosure () throws -> VipsImage, to path: String) throws {
+            if try OutputPolicy.verdict(for: path, source: photo.path, overwrite: export.overwrite) == .keep {
+                result.kept.append(path)
+                return
+            }
+            try ImageExporter.write(try image(), to: path, source: photo.path, options: export)
+            result.written.append(path)
+        }
         var faces: [FaceJSON] = []
         for assessment in assessments {
             let name = "\(stem)-face\(assessment.index)"
             guard let faceRect = PixelRect(enclosing: assessment.face.box.grown(by: boxScale))?.clipped(to: bounds) else { continue }
-            let scale = Double(longestEdge) / Double(max(faceRect.width, faceRect.height))
+            let wanted = Double(longestEdge) / Double(max(faceRect.width, faceRect.height))
+            let scale = min(wanted, maxEnlargement)
             let crop = try photo.rgb.crop(x: faceRect.x, y: faceRect.y, width: faceRect.width, height: faceRect.height)
             let resized = try crop.resize(scale: scale)
+            if wanted > maxEnlargement { result.limited.append((assessment.index, max(resized.width, resized.height))) }
             let facePath = (folder as NSString).appendingPathComponent(name + ".png")
-            try PNGExporter.write(resized, to: facePath, source: photo.path, options: export)
-            written.append(facePath)
+            try save(resized, to: facePath)
 
             var eyes: [String: CropJSON] = [:]
             let (frame, _) = FaceReport.landmarkFrame(for: assessment.face)
-            let side = max(8, 0.6 * frame.interocular)
+            let side = min(max(8, Rounding.pixels(0.6 * frame.interocular)), photo.width, photo.height)
             for (label, eye) in [("left_eye", frame.leftEye), ("right_eye", frame.rightEye)] {
-                let box = FaceBox(x: eye.x - side / 2, y: eye.y - side / 2, width: side, height: side)
-                guard let rect = PixelRect(enclosing: box)?.clipped(to: bounds) else { continue }
+                // A square of `side` around the eye, moved inside the photo rather than cut at its edge.
+                let x = min(max(0, Rounding.pixels(eye.x - Double(side) / 2)), photo.width - side)
+                let y = min(max(0, Rounding.pixels(eye.y - Double(side) / 2)), photo.height - side)
                 let path = (folder as NSString).appendingPathComponent("\(name)-\(label.replacingOccurrences(of: "_", with: "-")).png")
-                try PNGExporter.write(try photo.rgb.crop(x: rect.x, y: rect.y, width: rect.width, height: rect.height),
-                                      to: path, source: photo.path, options: export)
-                written.append(path)
-                eyes[label] = CropJSON(file: (path as NSString).lastPathComponent,
-                                       rect: [rect.x, rect.y, rect.width, rect.height], scale: 1)
+                try save(try photo.rgb.crop(x: x, y: y, width: side, height: side), to: path)
+                eyes[label] = CropJSON(file: (path as NSString).lastPathComponent, rect: [x, y, side, side], scale: 1)
             }
             let sx = Double(resized.width) / Double(faceRect.width), sy = Double(resized.height) / Double(faceRect.height)
             let inCrop = assessment.face.landmarks.map { Point(x: ($0.x - Double(faceRect.x)) * sx, y: ($0.y - Double(faceRect.y)) * sy) }
             faces.append(FaceJSON(
                 assessment: assessment,
                 faceCrop: CropJSON(file: (facePath as NSString).lastPathComponent,
-                                   rect: [faceRect.x, faceRect.y, faceRect.width, faceRect.height], scale: (sx * 1000).rounded() / 1000),
+                                   rect: [faceRect.x, faceRect.y, faceRect.width, faceRect.height], scale: Rounding.decimals(sx, 3)),
                 eyeCrops: eyes, landmarksInCrop: FaceAssessment.landmarkTable(inCrop)))
         }
         let jsonPath = (folder as NSString).appendingPathComponent("\(stem)-faces.json")
         if !export.overwrite, FileManager.default.fileExists(atPath: jsonPath) {
-            throw PhotoError(path: jsonPath, reason: .outputExists)
+            result.kept.append(jsonPath)
+            return result
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let encoder = JSONEncoder.readable
         let data = try encoder.encode(PhotoJSON(source: photo.path, width: photo.width, height: photo.height, faces: faces))
         do {
             try data.write(to: URL(fileURLWithPath: jsonPath), options: .atomic)
         } catch {
             throw PhotoError(path: jsonPath, reason: .outputNotWritable(error.localizedDescription))
         }
-        written.append(jsonPath)
-        return written
+        result.written.append(jsonPath)
+        return result
     }
 }

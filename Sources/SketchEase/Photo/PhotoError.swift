@@ -11,6 +11,10 @@ public struct PhotoError: Error, CustomStringConvertible, Equatable, Sendable {
         /// would take more memory than a photo at the limit (`limit` bytes).
         case tooMuchData(channels: Int, bytesPerSample: Int, bytes: Int, limit: Int)
         case outputExists
+        /// The output would be written over this very photo (the path given).
+        case outputIsInput(String)
+        /// The output path holds a file SketchEase did not write: it is never replaced.
+        case notOurOutput
         case outputNotWritable(String)
         case other(String)
     }
@@ -43,6 +47,8 @@ public struct PhotoError: Error, CustomStringConvertible, Equatable, Sendable {
             "image too large to decode (\(channels) channels of \(sampleBytes * 8)-bit samples: "
                 + "\(Self.byteCount(bytes)), limit \(Self.byteCount(limit)); see --max-pixels)"
         case .outputExists: "output exists (use --overwrite to replace it)"
+        case .outputIsInput(let output): "its output \(output) would replace the photo itself (choose another --out)"
+        case .notOurOutput: "exists and was not written by SketchEase, so it is never replaced (move it or choose another --out)"
         case .outputNotWritable(let detail): "cannot write output (\(detail))"
         case .other(let detail): detail
         }

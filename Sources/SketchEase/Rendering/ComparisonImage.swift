@@ -2,9 +2,10 @@ import Foundation
 
 /// Before and after, side by side: the original on the left, the result on the right.
 public enum ComparisonImage {
-    /// `OUT/name.png` → `OUT/name.compare.png`.
-    public static func path(forExport pngPath: String) -> String {
-        (pngPath as NSString).deletingPathExtension + ".compare.png"
+    /// `OUT/name.png` → `OUT/name.compare.png` (`name.jpg` → `name.compare.jpg`).
+    public static func path(forExport output: String) -> String {
+        let suffix = (output as NSString).pathExtension
+        return (output as NSString).deletingPathExtension + ".compare." + (suffix.isEmpty ? "png" : suffix)
     }
 
     /// The two images joined left to right with a 16-pixel white gap.
@@ -13,10 +14,12 @@ public enum ComparisonImage {
                                     "expand": .bool(true), "shim": .int(16), "background": .doubles([255, 255, 255])])
     }
 
-    public static func write(original: VipsImage, result: VipsImage, exportedTo pngPath: String,
+    /// Writes the comparison beside the export at `exportPath`, replacing an earlier one.
+    public static func write(original: VipsImage, result: VipsImage, exportedTo exportPath: String, source: String?,
                              options: ExportOptions) throws {
         var options = options
         options.overwrite = true
-        try PNGExporter.write(try image(original: original, result: result), to: path(forExport: pngPath), options: options)
+        try ImageExporter.write(try image(original: original, result: result), to: path(forExport: exportPath),
+                                source: source, options: options)
     }
 }

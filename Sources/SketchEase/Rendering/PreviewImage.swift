@@ -13,11 +13,16 @@ public enum PreviewImage {
         let (base, scale) = try filtered.renderReduced(maxSide: maxSide, with: compositor)
         let line = max(2, Int((Double(max(base.width, base.height)) / 400).rounded()))
         var out = base
-        for face in filtered.faces {
-            let colour = face.style == nil ? plainColour : styledColour
-            let box = face.box.scaled(x: scale, y: scale)
-            out = try outline(box, on: out, colour: colour, line: line)
-            out = try label("\(face.id)", at: box, on: out, colour: colour, line: line)
+        let faces = filtered.faces.map { (face: $0, box: $0.box.scaled(x: scale, y: scale),
+                                          colour: $0.style == nil ? plainColour : styledColour) }
+        for f in faces { out = try outline(f.box, on: out, colour: f.colour, line: line) }
+        // Labels after every outline, each where it hides no other label.
+        var placed: [PixelRect] = []
+        for f in faces {
+            let tag = try self.tag("\(f.face.id)", height: f.box.height, colour: f.colour)
+            let spot = labelSpot(for: tag, at: f.box, in: out, line: line, avoiding: placed)
+            placed.append(spot)
+            out = try out.inserting(tag, x: spot.x, y: spot.y)
         }
         return out
     }
@@ -35,21 +40,34 @@ public enum PreviewImage {
         return try mask.cast("uchar").ifThenElse(paint, image)
     }
 
-    /// A filled tag with the number in white, just above the box's top-left corner (inside the
-    /// image).
-    static func label(_ text: String, at box: FaceBox, on image: VipsImage, colour: [Double], line: Int) throws -> VipsImage {
-        let size = max(16, min(40, Int(box.height / 5)))
+    /// A filled tag with the number in white, sized for a box `height` pixels tall.
+    static func tag(_ text: String, height: Double, colour: [Double]) throws -> VipsImage {
+        let size = max(16, min(40, Int(height / 5)))
         let glyphs = try VipsCall.image("text", ["text": .string(text), "font": .string("sans bold \(size)"), "dpi": .int(72)])
         let pad = max(3, size / 5)
         let tagW = glyphs.width + 2 * pad, tagH = glyphs.height + 2 * pad
         let textMask = try glyphs.embed(x: pad, y: pad, width: tagW, height: tagH, extend: "black")
         let white = try VipsImage.solid(width: tagW, height: tagH, pixel: [255, 255, 255])
         let fill = try VipsImage.solid(width: tagW, height: tagH, pixel: colour)
-        let tag = try textMask.ifThenElse(white, fill, blend: true)
-        var x = Int(box.x.rounded()), y = Int(box.y.rounded()) - tagH
-        if y < 0 { y = Int(box.y.rounded()) + line }
-        x = min(max(0, x), max(0, image.width - tagW))
-        y = min(max(0, y), max(0, image.height - tagH))
-        return try image.inserting(tag, x: x, y: y)
+        return try textMask.ifThenElse(white, fill, blend: true)
+    }
+
+    /// Where a face's tag goes: just above the box's top-left corner if that is free, else inside
+    /// its top-left corner, under the box, or at its right: the first spot (kept inside the image)
+    /// that overlaps no tag placed before, or the one overlapping least.
+    static func labelSpot(for tag: VipsImage, at box: FaceBox, in image: VipsImage, line: Int,
+                          avoiding placed: [PixelRect]) -> PixelRect {
+        let w = tag.width, h = tag.height
+        let left = Int(box.x.rounded()), right = Int(box.maxX.rounded()) - w
+        let top = Int(box.y.rounded()), bottom = Int(box.maxY.rounded())
+        let candidates = [(left, top - h), (left + line, top + line), (left, bottom), (right, top - h),
+                          (right - line, top + line), (right, bottom)]
+        let spots = candidates.map { x, y in
+            PixelRect(x: min(max(0, x), max(0, image.width - w)), y: min(max(0, y), max(0, image.height - h)), width: w, height: h)
+        }
+        func overlap(_ r: PixelRect) -> Int {
+            placed.reduce(0) { sum, other in sum + (r.clipped(to: other).map { $0.width * $0.height } ?? 0) }
+        }
+        return spots.first { overlap($0) == 0 } ?? spots.min { overlap($0) < overlap($1) }!
     }
 }

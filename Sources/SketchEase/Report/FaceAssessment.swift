@@ -22,8 +22,8 @@ public struct FaceAssessment: Sendable, Equatable, Encodable {
     /// from the detector (edited or drawn by hand).
     public func summaryLines(showingScore: Bool) -> [String] {
         let b = face.box
-        let score = showingScore ? ", confidence \(String(format: "%.2f", face.score))" : ""
-        var lines = ["face \(index): \(Int(b.width.rounded()))×\(Int(b.height.rounded())) px at (\(Int(b.x.rounded())), \(Int(b.y.rounded())))" + score
+        let score = showingScore ? ", confidence \(Rounding.score(face.score))" : ""
+        var lines = ["face \(index): \(Rounding.size(b)) px at (\(Rounding.corner(b)))" + score
             + (landmarksEstimated ? ", landmarks estimated" : "")]
         if warnings.isEmpty {
             lines.append("  good: size, framing, lighting, sharpness and tilt all fine")
@@ -31,9 +31,9 @@ public struct FaceAssessment: Sendable, Equatable, Encodable {
             lines += warnings.map { "  warning: \($0.message)" }
         }
         if let tone = skinTone {
-            let lab = tone.lab.map { String(format: "%.1f", $0) }
+            let lab = tone.lab.map { Rounding.text($0, places: 1) }
             lines.append("  skin tone \(tone.hex) (L* \(lab[0]), a* \(lab[1]), b* \(lab[2])) from \(tone.pixelCount) px, "
-                + "σL* \(String(format: "%.1f", tone.labStandardDeviation[0])), mean ΔE \(String(format: "%.1f", tone.meanDeltaE))")
+                + "σL* \(Rounding.text(tone.labStandardDeviation[0], places: 1)), mean ΔE \(Rounding.text(tone.meanDeltaE, places: 1))")
         } else {
             lines.append("  skin tone: not measured (no skin patch inside the photo)")
         }
@@ -48,8 +48,8 @@ public struct FaceAssessment: Sendable, Equatable, Encodable {
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(index, forKey: .index)
-        try c.encode(face.box.array.map(Self.round1), forKey: .box)
-        try c.encode((face.score * 1000).rounded() / 1000, forKey: .score)
+        try c.encode(face.box.array.map { Rounding.decimals($0, 1) }, forKey: .box)
+        try c.encode(Rounding.decimals(face.score, 3), forKey: .score)
         try c.encode(Self.landmarkTable(face.landmarks), forKey: .landmarks)
         try c.encode(landmarksEstimated, forKey: .landmarksEstimated)
         try c.encode(measurements, forKey: .measurements)
@@ -59,13 +59,11 @@ public struct FaceAssessment: Sendable, Equatable, Encodable {
     }
 
     /// `{"left_eye": [x, y], ...}` in `Landmark` order's names.
-    static func landmarkTable(_ points: [Point]) -> [String: [Double]] {
+    public static func landmarkTable(_ points: [Point]) -> [String: [Double]] {
         var table: [String: [Double]] = [:]
         for mark in Landmark.allCases where points.indices.contains(mark.rawValue) {
-            table[mark.name] = [round1(points[mark.rawValue].x), round1(points[mark.rawValue].y)]
+            table[mark.name] = [Rounding.decimals(points[mark.rawValue].x, 1), Rounding.decimals(points[mark.rawValue].y, 1)]
         }
         return table
     }
-
-    static func round1(_ v: Double) -> Double { (v * 10).rounded() / 10 }
 }

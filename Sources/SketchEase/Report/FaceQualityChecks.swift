@@ -4,10 +4,10 @@ extension FaceQualityThresholds {
     /// The warnings `measured` earns, in a fixed order: size, framing, lighting, sharpness, roll.
     public func warnings(for measured: FaceQualityMeasurements) -> [FaceQualityWarning] {
         var found: [FaceQualityWarning] = []
-        if measured.faceSize < minimumFaceSize {
+        if Double(Rounding.pixels(measured.faceSize)) < minimumFaceSize {
             found.append(FaceQualityWarning(
                 kind: .tooSmall, value: measured.faceSize, threshold: minimumFaceSize,
-                message: "too small: the face is \(Int(measured.faceSize.rounded(.down))) px across (at least \(Int(minimumFaceSize)) px sketches well)"))
+                message: "too small: the face is \(Rounding.pixels(measured.faceSize)) px across (at least \(Rounding.pixels(minimumFaceSize)) px sketches well)"))
         }
         if measured.outsideFraction > maximumOutsideFraction || !measured.edgesTouched.isEmpty {
             let named = Set(measured.edgesTouched + measured.edgesCrossed)
@@ -38,6 +38,6 @@ extension FaceQualityThresholds {
     }
 }
 
-private func percent(_ fraction: Double) -> String { "\(Int((fraction * 100).rounded()))%" }
+private func percent(_ fraction: Double) -> String { "\(Rounding.pixels(fraction * 100))%" }
 
-private func fixed(_ value: Double, digits: Int = 1) -> String { String(format: "%.\(digits)f", value) }
+private func fixed(_ value: Double, digits: Int = 1) -> String { Rounding.text(value, places: digits) }

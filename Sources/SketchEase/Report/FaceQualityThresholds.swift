@@ -21,3 +21,11 @@ public struct FaceQualityThresholds: Sendable, Equatable, Codable {
         self.maximumRollDegrees = maximumRollDegrees
     }
 }
+
+extension FaceQualityThresholds {
+    /// Whether a face box is too small to sketch well: its shorter side, in whole pixels as
+    /// shown, below `minimumFaceSize`.
+    public func isTooSmall(_ box: FaceBox) -> Bool {
+        Double(Rounding.pixels(min(box.width, box.height))) < minimumFaceSize
+    }
+}

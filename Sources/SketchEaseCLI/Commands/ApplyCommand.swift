@@ -7,17 +7,25 @@ struct ApplyCommand: ParsableCommand {
         commandName: "apply",
         abstract: "Re-export saved editing sessions, or carry out plans, without asking anything.",
         discussion: """
-            A session (OUT/<name>.sketchease.json, written by `sketchease edit`) is rendered exactly \
-            as it was left, into the session's folder or --out; the photo must be unchanged. \
-            A plan (see `batch --plan` and the README) is detected and drawn like `batch --plan`, \
-            into --out. Outputs are replaced.
+            A session (OUT/.sketchease/<name>.sketchease.json, written by `sketchease edit`) is \
+            rendered exactly as it was left, into its output folder or --out; the photo must be \
+            unchanged. An output folder stands for every session in it. A plan (see `batch --plan` \
+            and the README) is detected and drawn like `batch --plan`, into --out. Results \
+            SketchEase wrote before are replaced.
             """
     )
 
-    @Argument(help: ArgumentHelp("Session or plan files.", valueName: "session-or-plan.json"))
-    var files: [String]
+    // Optional for the parser so that a misspelt option is reported as such; validate() requires it.
+    @Argument(help: ArgumentHelp("Session or plan files, or output folders with sessions.", valueName: "session-or-plan"),
+              completion: .file(extensions: ["json"]))
+    var files: [String] = []
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("Folder for the PNGs (default for a session: its own folder; required for a plan).", valueName: "dir"))
+    func validate() throws {
+        guard !files.isEmpty else { throw ValidationError("give session or plan files, or output folders") }
+    }
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Folder for the results (default for a session: where it was exported; required for a plan).", valueName: "dir"),
+            completion: .directory)
     var out: String?
 
     @Flag(help: "Also write <name>.compare.png: the original and the result side by side.")
@@ -29,15 +37,26 @@ struct ApplyCommand: ParsableCommand {
 
     func run() throws {
         var failures = 0
-        for file in files {
+        for file in expanded() {
             do {
                 try apply(file)
             } catch {
                 failures += 1
-                Terminal.error("\(error)")
+                Terminal.error((error as? SessionError)?.description ?? PhotoError(path: file, wrapping: error).description)
             }
         }
         if failures > 0 { throw ExitCode.failure }
+    }
+
+    /// The files given, with each output folder replaced by the sessions it holds.
+    private func expanded() -> [String] {
+        files.flatMap { file -> [String] in
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), isDirectory.boolValue else { return [file] }
+            let sessions = SessionFile.sessions(inOutputFolder: file)
+            if sessions.isEmpty { Terminal.warn("\(file): no editing sessions in it (they are kept in \(file)/\(OutputRecord.folderName)/)") }
+            return sessions
+        }
     }
 
     private func apply(_ file: String) throws {
@@ -50,16 +69,21 @@ struct ApplyCommand: ParsableCommand {
             } catch let planError as SessionError where planError.reason == .foreign(BatchPlan.format) {
                 throw SessionError(path: file, reason: .foreign("SketchEase session or plan"))
             }
+        } catch let error as SessionError {
+            if case .notJSON = error.reason, (try? Photo.inspect(path: file)) != nil {
+                throw SessionError(path: file, reason: .sourceChanged(
+                    "this is a photo; apply takes a session (OUT/\(OutputRecord.folderName)/NAME.sketchease.json), a plan, or an output folder"))
+            }
+            throw error
         }
         try session.checkSource(file: file)
-        let history = try session.history(file: file)
         let photo = try Photo.load(path: session.source.path, pixelLimit: limits.maxPixels)
-        let folder = out ?? (file as NSString).deletingLastPathComponent
-        try FileManager.default.createDirectory(atPath: folder.isEmpty ? "." : folder, withIntermediateDirectories: true)
-        let target = ((folder.isEmpty ? "." : folder) as NSString).appendingPathComponent(session.output)
+        let history = try session.history(file: file, imageSize: photo.size)
+        let target = session.exportPath(sessionFile: file, folder: out)
+        try OutputFolder.prepare(target.parentPath)
         let image = FilteredImage(photo: photo, history: history)
-        try image.export(to: target, compositor: FaceCompositor(options: session.render),
-                         options: ExportOptions(compression: session.compression, overwrite: true), compare: compare)
+        try image.export(to: target, compositor: FaceCompositor(options: session.render), options: session.exportOptions,
+                         compare: compare)
         print("\(target) (\(image.styledFaces.count) of \(image.faces.count) faces styled)")
     }
 
@@ -75,7 +99,7 @@ struct ApplyCommand: ParsableCommand {
             .run(plan.inputFiles)
         for entry in report.entries {
             switch entry.outcome {
-            case .written(let output, _): print(output)
+            case .written(let output, _, _): print(output)
             case .skipped(let output): print("\(output) (kept)")
             case .failed(let error): throw error
             }

@@ -6,111 +6,161 @@ import Synchronization
 struct BatchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "batch",
-        abstract: "Sketch every face in photos or folders of photos, writing PNGs.",
+        abstract: "Sketch every face in photos or folders of photos.",
         discussion: """
-            Each input photo gives OUT/<name>.png. Existing outputs are kept unless --overwrite \
-            is given, so an interrupted batch can simply be run again. A photo that cannot be \
-            read is reported and the batch goes on; the exit status is 1 if any photo failed.
+            Each input photo gives OUT/<name>.png (or .jpg, .webp with --format). Existing outputs \
+            are kept unless --overwrite is given, so an interrupted batch can simply be run again; \
+            Ctrl-C stops after the photos in flight. Photos are never written over, whatever the \
+            options: --overwrite replaces only files SketchEase wrote. A photo that cannot be read \
+            is reported and the batch goes on; the exit status is 1 if any photo failed.
             """
     )
 
-    @Argument(help: ArgumentHelp("Photos and folders of photos.", valueName: "input"))
-    var inputs: [String] = []
+    @OptionGroup var input: InputFlags
 
-    @Option(help: ArgumentHelp("Per-photo, per-face styles from a JSON plan (see the README); its photos are processed too.", valueName: "plan.json"))
+    @Option(help: ArgumentHelp("Per-photo, per-face styles from a JSON plan (see the README); its photos are processed too.", valueName: "plan.json"),
+            completion: .file(extensions: ["json"]))
     var plan: String?
 
     @Flag(help: "Also write OUT/<name>.compare.png: the original and the result side by side.")
     var compare = false
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("Folder for the PNGs (created if missing).", valueName: "dir"))
-    var out: String
+    // Optional for the parser so that a misspelt option is reported as such ("did you mean
+    // '--out'?") rather than as a missing --out; validate() requires it.
+    @Option(name: .shortAndLong, help: ArgumentHelp("Folder for the results (created if missing; required).", valueName: "dir"),
+            completion: .directory)
+    var out: String?
 
     @OptionGroup var style: StyleFlags
     @OptionGroup var detection: DetectionFlags
 
-    @Flag(name: .shortAndLong, help: "Also take photos from sub-folders.")
-    var recursive = false
-
-    @Option(name: .shortAndLong, help: ArgumentHelp(
+    @Option(name: .shortAndLong, parsing: .unconditional, help: ArgumentHelp(
         "Photos processed at the same time; they share the cores.",
         discussion: "The default is one per core, at most one per 2 GiB of memory. --jobs 1 uses the least memory."))
     var jobs: Int = BatchOptions.defaultJobs
 
-    @Flag(help: "Replace outputs that already exist.")
+    @Flag(help: "Replace results that already exist (only ever files SketchEase wrote).")
     var overwrite = false
 
-    @Flag(help: "Keep the photo's metadata (EXIF, GPS location, XMP) in the PNG.")
+    @Flag(help: "Keep the photo's metadata (EXIF, GPS location, XMP) in the results.")
     var keepMetadata = false
 
-    @OptionGroup var png: CompressionFlag
+    @Flag(name: .shortAndLong, help: "Print a line for every photo: faces found and where the result went.")
+    var verbose = false
+
+    @OptionGroup var export: ExportFlags
 
     @OptionGroup var limits: PixelLimitFlag
 
-    @Option(help: ArgumentHelp("Write per-photo timings (decode, detect, filter, encode) as JSON.", valueName: "file"))
+    @Option(help: ArgumentHelp("Write per-photo timings (decode, detect, filter, encode) as JSON.", valueName: "file"),
+            completion: .file(extensions: ["json"]))
     var stats: String?
 
-    @Option(help: ArgumentHelp("With -f mask: a folder of sticker pictures (eye.png, nose.png, mouth.png, beard.png, with alpha) to use instead of the built-in drawings.", valueName: "dir"))
+    @Option(help: ArgumentHelp("With -f mask: a folder of sticker pictures (eye.png, nose.png, mouth.png, beard.png, with alpha) to use instead of the built-in drawings.", valueName: "dir"),
+            completion: .directory)
     var stickers: String?
 
     func validate() throws {
-        guard !inputs.isEmpty || plan != nil else { throw ValidationError("give photos, folders or --plan") }
-        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+        guard !input.inputs.isEmpty || plan != nil else { throw ValidationError("give photos, folders or --plan") }
+        guard out != nil else { throw ValidationError("missing --out DIR: the folder for the results") }
+        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1 (got \(jobs))") }
+        if let stickers { _ = try StickerOption.apply(folder: stickers, to: try style.style()) }
     }
 
     func run() throws {
+        let out = out!
         var chosenStyle = try style.style()
         if let stickers { chosenStyle = try StickerOption.apply(folder: stickers, to: chosenStyle) }
         var options = BatchOptions(
             outputFolder: out, style: chosenStyle, detection: detection.options, render: try style.renderOptions(),
-            export: ExportOptions(keepMetadata: keepMetadata, compression: png.compression, overwrite: overwrite),
-            jobs: jobs, pixelLimit: limits.maxPixels)
-        var (files, problems) = InputCollector.collect(inputs, recursive: recursive)
-        if let plan {
-            options.plan = try loadPlan(plan)
-            files = options.plan!.inputFiles + files.filter { options.plan!.entry(for: $0.path) == nil }
-        }
+            export: export.options(keepMetadata: keepMetadata, overwrite: overwrite), jobs: jobs, pixelLimit: limits.maxPixels)
         options.compare = compare
-        for problem in problems { Terminal.error(problem.description) }
-        if files.isEmpty && problems.isEmpty {
-            Terminal.warn("no photos found in \(inputs.joined(separator: " "))\(recursive ? "" : " (use --recursive for sub-folders)")")
+        // Before any work: the results' folder must take files, and the plan must be sound.
+        try Terminal.failing { try OutputFolder.prepare(out) }
+        if let plan { options.plan = try Terminal.failing { try BatchPlan.read(from: plan) } }
+        let collection = input.collect(outputFolders: [out])
+        var files = collection.files
+        if let plan = options.plan {
+            files = InputCollector.disambiguated(plan.inputFiles + files.filter { plan.entry(for: $0.path) == nil })
         }
-        let detectionFlags = detection
+        for problem in collection.problems { Terminal.error(problem.description) }
+        if files.isEmpty && collection.problems.isEmpty {
+            Terminal.warn("no photos found in \(input.inputs.joined(separator: " "))"
+                + (collection.unsearchedFolders.isEmpty ? "" : " (use --recursive for sub-folders)"))
+        }
+        let (report, took) = try runBatch(files, options: options, detection: detection)
+        printSummary(report, took: took, collection: collection)
+        if report.notStarted > 0 { throw ExitCode(130) }
+        if !report.succeeded { throw ExitCode.failure }
+    }
+
+    /// Runs the batch with a progress bar and Ctrl-C handling; the report and how long it took.
+    private func runBatch(_ files: [InputFile], options: BatchOptions,
+                          detection: DetectionFlags) throws -> (BatchReport, String) {
         let bar = ProgressBar(total: files.count)
+        let stop = StopRequest()
+        let interrupt = Interrupt {
+            stop.request()
+            bar.clear()
+            Terminal.printErr("stopping after the photos in flight… (Ctrl-C again to quit at once)")
+        }
+        defer { interrupt.cancel() }
         // Opened here to fail early and warn once about the fallback; the first worker uses it.
-        let opened = Mutex<OpenCVFaceDetector?>(try detectionFlags.openDetector())
+        let opened = Mutex<OpenCVFaceDetector?>(try detection.openDetector())
         let runner = BatchRunner(options: options) {
             try opened.withLock { first in defer { first = nil }; return first }
-                ?? DetectorLocator.open(modelPath: detectionFlags.model).detector
+                ?? DetectorLocator.open(modelPath: detection.model).detector
         }
-        var report: BatchReport
-        do {
-            report = try runner.run(files) { done, _, entry in
+        let verbose = verbose
+        let report = try Terminal.failing {
+            try runner.run(files, stop: stop) { done, _, entry in
                 if case .failed(let error) = entry.outcome {
                     bar.clear()
                     Terminal.error(error.description)
+                } else if verbose {
+                    bar.clear()
+                    Terminal.printErr(Self.line(for: entry))
                 }
                 bar.update(done: done, label: (entry.input as NSString).lastPathComponent)
             }
-        } catch let error as PhotoError {
-            bar.clear()
-            Terminal.error(error.description)
-            throw ExitCode.failure
         }
         bar.clear()
-        report.inputProblems = problems
         if let stats { try BatchStats(report: report).write(to: stats) }
-        Terminal.printErr(report.summary)
-        if !report.succeeded {
-            if report.failures.count > 1 {
-                Terminal.printErr("failed:")
-                for f in report.failures { Terminal.printErr("  \(f.description)") }
-            }
-            throw ExitCode.failure
+        return (report, bar.summary(done: report.entries.count))
+    }
+
+    /// `-v`: "group.jpg: 3 faces → out/group.png".
+    static func line(for entry: BatchReport.Entry) -> String {
+        switch entry.outcome {
+        case .written(let output, let faces, let small):
+            let note = small > 0 ? " (\(small) too small to sketch well)" : ""
+            return "\(entry.input): \(faces) face\(faces == 1 ? "" : "s")\(note) → \(output)"
+        case .skipped(let output): return "\(entry.input): kept \(output) (it exists; --overwrite replaces it)"
+        case .failed(let error): return error.description
         }
     }
 
-    private func loadPlan(_ path: String) throws -> BatchPlan {
-        do { return try BatchPlan.read(from: path) } catch { throw ValidationError("\(error)") }
+    private func printSummary(_ report: BatchReport, took: String, collection: InputCollection) {
+        Terminal.printErr(report.summary + "; " + took)
+        let noFace = report.withoutFaces
+        if !noFace.isEmpty {
+            Terminal.printErr("no face found in \(Terminal.count(noFace.count, "photo")) (written unchanged): \(Terminal.names(noFace))")
+        }
+        let small = report.withSmallFaces
+        if !small.isEmpty {
+            let faces = small.map(\.small).reduce(0, +)
+            Terminal.printErr("\(Terminal.count(faces, "face")) in \(Terminal.count(small.count, "photo")) "
+                + "\(faces == 1 ? "is" : "are") under \(Rounding.pixels(FaceQualityThresholds().minimumFaceSize)) px "
+                + "and may not sketch well (`sketchease report` shows them): \(Terminal.names(small.map(\.input)))")
+        }
+        Terminal.noteLeftOut(collection)
+        if report.failures.count > 1 {
+            Terminal.printErr("failed:")
+            for f in report.failures { Terminal.printErr("  \(f.description)") }
+        }
+        if report.notStarted > 0 {
+            Terminal.printErr("interrupted: \(report.notStarted) not started; run the same command again to do "
+                + "the rest (finished results are kept)")
+        }
     }
 }

@@ -13,14 +13,12 @@ struct DetectCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("Photos and folders of photos.", valueName: "input"))
-    var inputs: [String]
+    @OptionGroup var input: InputFlags
+
+    func validate() throws { try input.requirePhotos() }
 
     @Flag(help: "Print JSON instead of a table.")
     var json = false
-
-    @Flag(name: .shortAndLong, help: "Also take photos from sub-folders.")
-    var recursive = false
 
     @OptionGroup var detection: DetectionFlags
 
@@ -41,19 +39,18 @@ struct DetectCommand: ParsableCommand {
     }
 
     func run() throws {
-        let (files, problems) = InputCollector.collect(inputs, recursive: recursive)
-        var failures = problems
-        for problem in problems { Terminal.error(problem.description) }
+        let collection = input.collect()
+        var failures = collection.problems
+        for problem in collection.problems { Terminal.error(problem.description) }
         let detector = try detection.openDetector()
         var results: [PhotoFaces] = []
-        for file in files {
+        for file in collection.files {
             do {
                 let size = try Photo.inspect(path: file.path, pixelLimit: limits.maxPixels)
-                let faces = try detector.detect(in: Photo.detectionCopy(path: file.path, maxSide: detection.detectSize),
-                                                options: detection.options, fullSize: size)
+                let faces = try detector.detect(inFile: file.path, fullSize: size, options: detection.options)
                 let entry = PhotoFaces(file: file.path, width: size.width, height: size.height,
                                        detector: detector.kind.rawValue, faces: faces.map(Self.json))
-                if json { results.append(entry) } else { printTable(entry) }
+                if json { results.append(entry) } else { printTable(file.path, size: size, faces: faces) }
             } catch {
                 let failure = PhotoError(path: file.path, wrapping: error)
                 failures.append(failure)
@@ -61,28 +58,23 @@ struct DetectCommand: ParsableCommand {
             }
         }
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            let encoder = JSONEncoder.readable
             print(String(decoding: try encoder.encode(results), as: UTF8.self))
         }
+        Terminal.noteLeftOut(collection)
         if !failures.isEmpty { throw ExitCode.failure }
     }
 
     static func json(_ face: DetectedFace) -> FaceJSON {
-        var marks: [String: [Double]] = [:]
-        for mark in Landmark.allCases {
-            if let p = face.landmark(mark) { marks[mark.name] = [round1(p.x), round1(p.y)] }
-        }
-        return FaceJSON(box: face.box.array.map(round1), score: (face.score * 1000).rounded() / 1000, landmarks: marks)
+        FaceJSON(box: face.box.array.map { Rounding.decimals($0, 1) }, score: Rounding.decimals(face.score, 3),
+                 landmarks: FaceAssessment.landmarkTable(face.landmarks))
     }
 
-    static func round1(_ v: Double) -> Double { (v * 10).rounded() / 10 }
-
-    private func printTable(_ entry: PhotoFaces) {
-        print("\(entry.file): \(entry.faces.count) face\(entry.faces.count == 1 ? "" : "s") (\(entry.width)×\(entry.height))")
-        for (i, face) in entry.faces.enumerated() {
-            let b = face.box.map { String(Int($0.rounded())) }
-            print("  \(i + 1). x=\(b[0]) y=\(b[1]) w=\(b[2]) h=\(b[3])  score \(String(format: "%.2f", face.score))")
+    private func printTable(_ file: String, size: (width: Int, height: Int), faces: [DetectedFace]) {
+        print("\(file): \(Terminal.count(faces.count, "face")) (\(size.width)×\(size.height))")
+        for (i, face) in faces.enumerated() {
+            let b = face.box.array.map { String(Rounding.pixels($0)) }
+            print("  \(i + 1). x=\(b[0]) y=\(b[1]) w=\(b[2]) h=\(b[3])  score \(Rounding.score(face.score))")
         }
     }
 }

@@ -6,8 +6,7 @@ import SketchEase
 struct GalleryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gallery",
-        abstract: "Draw every style on the largest face of each photo into one contact sheet PNG.",
-        shouldDisplay: false
+        abstract: "Draw every style on the largest face of each photo into one contact sheet PNG."
     )
 
     @Argument(help: ArgumentHelp("Photos, one row each.", valueName: "photo"))
@@ -22,6 +21,13 @@ struct GalleryCommand: ParsableCommand {
     @OptionGroup var detection: DetectionFlags
 
     @OptionGroup var limits: PixelLimitFlag
+
+    func validate() throws {
+        // The sheet replaces what is at --out, as asked, but never one of the photos.
+        if let target = FileIdentity(out), photos.contains(where: { FileIdentity($0) == target }) {
+            throw ValidationError("--out \(out) is one of the photos; choose another file")
+        }
+    }
 
     func run() throws {
         let detector = try detection.openDetector()
@@ -49,7 +55,7 @@ struct GalleryCommand: ParsableCommand {
         let gallery = StyleGallery(columns: try StyleGallery.standardColumns(), cellHeight: cellHeight)
         let sheet = try gallery.render(faces: faces)
         // Like every export: written atomically, the photos' metadata (GPS...) left out.
-        try PNGExporter.write(sheet, to: out, options: ExportOptions(compression: 9, overwrite: true))
+        try ImageExporter.write(sheet, to: out, options: ExportOptions(compression: 9, overwrite: true, namedDestination: true))
         Terminal.printErr("gallery written to \(out) (\(sheet.width)×\(sheet.height))")
         if failed { throw ExitCode.failure }
     }

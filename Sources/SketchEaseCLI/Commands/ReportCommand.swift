@@ -15,20 +15,19 @@ struct ReportCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("Photos and folders of photos.", valueName: "input"))
-    var inputs: [String]
+    @OptionGroup var input: InputFlags
+
+    func validate() throws { try input.requirePhotos() }
 
     @Flag(help: "Print JSON instead of text.")
     var json = false
 
-    @Option(help: ArgumentHelp("Also write each face (longest edge 1080 px) and each eye (full resolution) as PNGs, with a JSON of landmarks and metadata, into this folder.", valueName: "dir"))
+    @Option(help: ArgumentHelp("Also write each face (longest edge 1080 px, enlarged at most 4×) and each eye (full resolution) as PNGs, with a JSON of landmarks and metadata, into this folder.", valueName: "dir"),
+            completion: .directory)
     var exportCrops: String?
 
     @Flag(help: "Replace exported files that already exist.")
     var overwrite = false
-
-    @Flag(name: .shortAndLong, help: "Also take photos from sub-folders.")
-    var recursive = false
 
     @OptionGroup var detection: DetectionFlags
 
@@ -43,25 +42,27 @@ struct ReportCommand: ParsableCommand {
     }
 
     func run() throws {
-        let (files, problems) = InputCollector.collect(inputs, recursive: recursive)
-        var failures = problems
-        for problem in problems { Terminal.error(problem.description) }
+        if let exportCrops { try Terminal.failing { try OutputFolder.prepare(exportCrops) } }
+        let collection = input.collect(outputFolders: exportCrops.map { [$0] } ?? [])
+        var failures = collection.problems
+        for problem in collection.problems { Terminal.error(problem.description) }
         let detector = try detection.openDetector()
         let exporter = FaceCropExporter(export: ExportOptions(overwrite: overwrite))
         var reports: [PhotoReport] = []
-        for file in files {
+        for file in collection.files {
             do {
                 let photo = try Photo.load(path: file.path, pixelLimit: limits.maxPixels)
                 let faces = try detector.detect(in: photo, options: detection.options)
                 let assessments = try FaceReport.analyse(photo: photo, faces: faces)
-                if let exportCrops {
-                    let stem = ((file.outputName as NSString).deletingPathExtension as NSString).lastPathComponent
-                    let folder = (exportCrops as NSString).appendingPathComponent((file.outputName as NSString).deletingLastPathComponent)
-                    try exporter.write(photo: photo, assessments: assessments, to: folder, stem: stem)
-                }
                 let report = PhotoReport(file: file.path, width: photo.width, height: photo.height,
                                          detector: detector.kind.rawValue, faces: assessments)
                 if json { reports.append(report) } else { printText(report) }
+                if let exportCrops {
+                    let stem = (file.outputStem as NSString).lastPathComponent
+                    let folder = (exportCrops as NSString).appendingPathComponent(file.outputStem.parentPath)
+                    let result = try exporter.write(photo: photo, assessments: assessments, to: folder, stem: stem)
+                    describe(result, folder: folder, exporter: exporter)
+                }
             } catch {
                 let failure = PhotoError(path: file.path, wrapping: error)
                 failures.append(failure)
@@ -69,11 +70,25 @@ struct ReportCommand: ParsableCommand {
             }
         }
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            let encoder = JSONEncoder.readable
             print(String(decoding: try encoder.encode(reports), as: UTF8.self))
         }
+        Terminal.noteLeftOut(collection)
         if !failures.isEmpty { throw ExitCode.failure }
+    }
+
+    /// Where the crops went (on stderr, so `--json` output stays clean).
+    private func describe(_ result: FaceCropExporter.Result, folder: String, exporter: FaceCropExporter) {
+        if !result.written.isEmpty {
+            Terminal.printErr("  crops: \(Terminal.count(result.written.count, "file")) written in \(folder)/ (\(Terminal.names(result.written)))")
+        }
+        if !result.kept.isEmpty {
+            Terminal.printErr("  crops: \(Terminal.count(result.kept.count, "file")) already there kept (--overwrite replaces them)")
+        }
+        for (face, edge) in result.limited {
+            Terminal.printErr("  face \(face): crop \(edge) px, not \(exporter.longestEdge): enlarged at most "
+                + "\(Rounding.pixels(exporter.maxEnlargement))× (more would only show blur)")
+        }
     }
 
     private func printText(_ report: PhotoReport) {

@@ -72,13 +72,13 @@ struct VideoCommand: ParsableCommand {
         var problems: [String] = []
         let suffix = "." + options.encoding.format.fileExtension
         let files = inputs.filter { !live.isLive($0) }
-        let (clips, missing) = ClipInputs.collect(files, recursive: recursive)
-        for problem in missing { problems.append(problem.description) }
+        let collected = ClipFiles.collect(files, recursive: recursive, outputFolder: out)
+        for problem in collected.problems { problems.append(problem.description) }
         for input in inputs where live.isLive(input) {
             let name = input.hasPrefix("/dev/") ? (input as NSString).lastPathComponent : "live"
             jobsList.append((live.source(input), (out as NSString).appendingPathComponent(name + suffix)))
         }
-        for clip in clips {
+        for clip in collected.files {
             jobsList.append((live.source(clip.path), (out as NSString).appendingPathComponent(clip.outputStem + suffix)))
         }
         for problem in problems { Terminal.error(problem) }
@@ -86,16 +86,20 @@ struct VideoCommand: ParsableCommand {
             Terminal.warn("no clips found in \(inputs.joined(separator: " "))\(recursive ? "" : " (use --recursive for sub-folders)")")
         }
         do {
-            try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-        } catch {
-            throw ValidationError("cannot create the output folder \(out)")
+            try OutputFolder.prepare(out)
+        } catch let error as PhotoError {
+            Terminal.error(error.description)
+            throw ExitCode.failure
         }
-        PNGExporter.removeStaleTemporaries(in: out)
         let detectionFlags = detection
         _ = try detectionFlags.openDetector()  // fails early, warns once about the fallback
         let renderer = ClipRenderer(options: options) { try DetectorLocator.open(modelPath: detectionFlags.model).detector }
-        let stop = StopSignal()
-        Interrupt.onInterrupt { stop.request() }
+        let stop = StopRequest()
+        let interrupt = Interrupt {
+            Terminal.printErr("\nstopping: finishing the output (Ctrl-C again to quit at once)")
+            stop.request()
+        }
+        defer { interrupt.cancel() }
         let results = Mutex<[Int: ClipOutcome]>([:])
         let bar = ClipProgressBar()
         let workers = min(jobs, max(jobsList.count, 1))
@@ -125,14 +129,13 @@ struct VideoCommand: ParsableCommand {
         if failed > 0 { throw ExitCode.failure }
     }
 
-    static func process(_ source: MediaSource, _ output: String, renderer: ClipRenderer, overwrite: Bool, stop: StopSignal,
+    static func process(_ source: MediaSource, _ output: String, renderer: ClipRenderer, overwrite: Bool, stop: StopRequest,
                         progress: @escaping @Sendable (ClipProgress) -> Void) -> ClipOutcome {
-        if !overwrite, FileManager.default.fileExists(atPath: output) {
-            return ClipOutcome(input: source.path, output: output, result: .skipped)
-        }
         do {
             let report = try renderer.render(source, to: output, stop: stop, progress: progress)
             return ClipOutcome(input: source.path, output: output, result: .written(report))
+        } catch let error as PhotoError where error.reason == .outputExists {
+            return ClipOutcome(input: source.path, output: output, result: .skipped)
         } catch {
             let line = (error as? MediaError)?.description ?? PhotoError(path: source.path, wrapping: error).description
             return ClipOutcome(input: source.path, output: output, result: .failed(line))

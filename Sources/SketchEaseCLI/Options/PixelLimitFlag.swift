@@ -3,7 +3,7 @@ import SketchEase
 
 /// `--max-pixels N`: the decompression-bomb guard of every command that reads photos.
 struct PixelLimitFlag: ParsableArguments {
-    @Option(help: ArgumentHelp(
+    @Option(parsing: .unconditional, help: ArgumentHelp(
         "Refuse photos with more pixels than this (0 = no limit).",
         discussion: """
             Checked from the file's header, before anything is decoded. Decoding may also take \
@@ -13,6 +13,6 @@ struct PixelLimitFlag: ParsableArguments {
     var maxPixels: Int = Photo.defaultPixelLimit
 
     func validate() throws {
-        guard maxPixels >= 0 else { throw ValidationError("--max-pixels must be 0 or more") }
+        guard maxPixels >= 0 else { throw ValidationError("--max-pixels must be 0 or more (got \(maxPixels))") }
     }
 }

@@ -17,7 +17,7 @@ struct BatchStats: Encodable {
         photos = report.entries.map { entry in
             var status = "failed", faces: Int?
             switch entry.outcome {
-            case .written(_, let n): status = "written"; faces = n
+            case .written(_, let n, _): status = "written"; faces = n
             case .skipped: status = "skipped"
             case .failed: break
             }
@@ -26,8 +26,7 @@ struct BatchStats: Encodable {
     }
 
     func write(to path: String) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let encoder = JSONEncoder.readable
         try encoder.encode(self).write(to: URL(fileURLWithPath: path), options: .atomic)
     }
 }

@@ -1,22 +1,28 @@
 import Dispatch
 import Foundation
 
-/// Ctrl-C during a recording: the first asks the job to finish what it has (the file is
-/// completed properly); a second one ends the program at once.
-enum Interrupt {
-    nonisolated(unsafe) private static var source: DispatchSourceSignal?
+/// Ctrl-C for long jobs: the first asks the job to stop and finish what is in flight; a second
+/// one ends the process at once (status 130; a later run clears any temporary file it left).
+final class Interrupt {
+    private let source: DispatchSourceSignal
+    private var count = 0
 
-    static func onInterrupt(_ handler: @escaping @Sendable () -> Void) {
+    /// Calls `first` (on a background queue) at the first Ctrl-C.
+    init(_ first: @escaping @Sendable () -> Void) {
         signal(SIGINT, SIG_IGN)
-        let s = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        nonisolated(unsafe) var count = 0
-        s.setEventHandler {
+        source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        source.setEventHandler { [unowned self] in
             count += 1
-            if count > 1 { exit(130) }
-            Terminal.printErr("\nstopping: finishing the output (Ctrl-C again to quit at once)")
-            handler()
+            if count == 1 { first() } else { exit(130) }
         }
-        s.resume()
-        source = s
+        source.resume()
     }
+
+    /// Gives Ctrl-C its default meaning back.
+    func cancel() {
+        source.cancel()
+        signal(SIGINT, SIG_DFL)
+    }
+
+    deinit { source.cancel() }
 }

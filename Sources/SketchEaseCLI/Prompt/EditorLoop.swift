@@ -9,7 +9,7 @@ final class EditorLoop {
         var defaultStyle: FaceStyle
         var detection: DetectionOptions
         var render: RenderOptions
-        var compression: Int
+        var export: ExportOptions
         var compare: Bool
         var pixelLimit = Photo.defaultPixelLimit
     }
@@ -23,19 +23,25 @@ final class EditorLoop {
     /// Prompts and inline images only when a person is typing.
     let interactive: Bool
     let inline: InlineImage.Kind?
-    private var editors: [Int: PhotoEditor] = [:]
+    /// Line editing and history when a person types at a terminal.
+    private let lineEditor: LineEditor?
+    private var sessions: [Int: EditingSession] = [:]
     private var current = 0
     private var failed = Set<Int>()
     private var quitWarned = false
+    /// Whether anything went wrong that the exit status should tell (a photo that would not
+    /// open, a session that could not be saved).
+    private var troubled = false
 
     init(files: [InputFile], settings: Settings, detector: OpenCVFaceDetector,
          interactive: Bool = isatty(STDIN_FILENO) != 0, inline: InlineImage.Kind? = InlineImage.detect()) {
         self.files = files; self.settings = settings; self.detector = detector
         self.interactive = interactive; self.inline = inline
+        lineEditor = interactive ? LineEditor() : nil
     }
 
     /// Runs until `quit` or the end of input; the result is the exit status (1 if a photo could
-    /// not be opened).
+    /// not be opened or its edits could not be saved).
     func run() -> Int32 {
         guard let first = openPhoto(from: 0, step: 1) else {
             Terminal.printErr("no photo could be opened")
@@ -44,28 +50,54 @@ final class EditorLoop {
         current = first
         introduce()
         if interactive { say("Type `help` for the commands.") }
-        while true {
-            if interactive {
-                FileHandle.standardOutput.write(Data(prompt.utf8))
+        lineEditor?.completer = { [unowned self] before in completions(before) }
+        lineEditor?.loadHistory(PromptHistory.load())
+        // Ctrl-C when the terminal is not in the line editor's hands (a script, a long render):
+        // finish as at the end of input, with the same warning about what is not exported. The
+        // process ends right after, so reading the loop's state from the signal's queue is safe
+        // enough: at worst a warning names a photo whose change was being made.
+        nonisolated(unsafe) let loop = self
+        let interrupt = Interrupt {
+            loop.say("")
+            loop.finishAtEndOfInput()
+            exit(loop.troubled || !loop.failed.isEmpty ? 1 : 130)
+        }
+        defer {
+            interrupt.cancel()
+            if let lineEditor {
+                lineEditor.restore()
+                PromptHistory.save(lineEditor.history)
             }
-            guard let line = readLine() else {
-                if interactive { say("") }
+        }
+        while true {
+            let line: String
+            switch readCommand() {
+            case .line(let text): line = text
+            case .interrupt, .end:
                 finishAtEndOfInput()
-                break
+                return troubled || !failed.isEmpty ? 1 : 0
             }
             let words = line.split(whereSeparator: \.isWhitespace).map(String.init)
             guard let word = words.first, !word.hasPrefix("#") else { continue }
             if handle(word, Array(words.dropFirst())) { break }
         }
-        return failed.isEmpty ? 0 : 1
+        return troubled || !failed.isEmpty ? 1 : 0
     }
 
-    private var editor: PhotoEditor { editors[current]! }
+    private func readCommand() -> LineEditor.Input {
+        if let lineEditor { return lineEditor.read(prompt: prompt) }
+        if interactive { FileHandle.standardOutput.write(Data(prompt.utf8)) }
+        return readLine().map(LineEditor.Input.line) ?? .end
+    }
+
+    private var session: EditingSession { sessions[current]! }
 
     private var prompt: String {
         let name = (files[current].path as NSString).lastPathComponent
         return files.count > 1 ? "[\(current + 1)/\(files.count)] \(name)> " : "\(name)> "
     }
+
+    private var width: Int { interactive ? LineEditor.terminalWidth(STDOUT_FILENO) : 100 }
 
     /// Handles one command; true when the session should end.
     private func handle(_ word: String, _ args: [String]) -> Bool {
@@ -77,41 +109,52 @@ final class EditorLoop {
             return false
         }
         if command.action != .quit { quitWarned = false }
+        guard command.arguments.contains(args.count) else {
+            let extra = args.count > command.arguments.upperBound
+                ? "unexpected '\(args[command.arguments.upperBound...].joined(separator: " "))'; " : ""
+            complain("\(extra)usage: \(command.usage)")
+            return false
+        }
         do {
             switch command.action {
             case .quit: return quit(force: force)
             case .help: help(args)
             case .list: listFaces()
             case .report: try reportFaces(warningsOnly: false)
-            case .filters: listFilters()
-            case .preview: try showPreview(always: true)
-            case .export: try export()
+            case .filters: try listFilters(args.first)
+            case .preview: try showPreview()
+            case .export: try export(all: try exportsAll(args))
             case .next, .skip: move(by: 1, skipping: command.action == .skip)
             case .previous: move(by: -1, skipping: false)
-            case .undo:
-                try expectArguments(args, 0, command)
-                let edit = try editor.image.undo()
-                try changed("undone: \(edit.summary)")
-            case .redo:
-                try expectArguments(args, 0, command)
-                let edit = try editor.image.redo()
-                try changed("redone: \(edit.summary)")
+            case .undo: try changed("undone: \(try session.undo().summary)")
+            case .redo: try changed("redone: \(try session.redo().summary)")
             case .detect: try redetect(args, command)
             default:
                 let edit = try makeEdit(command, args)
-                try editor.image.perform(edit)
-                try changed(edit.summary)
+                let clipped = try session.perform(edit)
+                try changed(edit.summary + (clipped ? clippedNote(edit) : ""))
             }
         } catch let problem as Problem {
             complain(problem.message)
-        } catch let error as EditError {
-            complain("\(error)")
-        } catch let error as FilterError {
-            complain("\(error)")
         } catch {
-            complain("\(error)")
+            // A file that could not be read or written (a session that would not save, say)
+            // also shows in the exit status.
+            if error is PhotoError || error is SessionError { troubled = true }
+            complain(Self.message(for: error))
         }
         return false
+    }
+
+    /// Errors in a person's words: the model's own messages, never raw library text.
+    private static func message(for error: Error) -> String {
+        switch error {
+        case let e as EditError: "\(e)"
+        case let e as FilterError: "\(e)"
+        case let e as PhotoError: e.description
+        case let e as SessionError: e.description
+        case let e as VipsError: "could not draw the picture (\(e.message))"
+        default: "\(error)"
+        }
     }
 
     // MARK: - Edits
@@ -120,65 +163,50 @@ final class EditorLoop {
         let usage = Problem(message: "usage: \(command.usage)")
         switch command.action {
         case .set:
-            guard let selector = args.first else { throw usage }
-            let ids = try faces(selector)
+            let ids = try faces(args[0])
             return .setStyle(faces: ids, style: try style(from: Array(args.dropFirst()), for: ids))
         case .remove:
-            guard args.count == 1 else { throw usage }
             return .removeStyle(faces: try faces(args[0]))
         case .move:
-            guard args.count == 3, let dx = Double(args[1]), let dy = Double(args[2]) else { throw usage }
-            return .move(face: try face(args[0]), dx: dx, dy: dy)
+            return .move(face: try face(args[0]), dx: Double(try pixels(args[1])), dy: Double(try pixels(args[2])))
         case .resize:
-            let id = try args.first.map(face) ?? { throw usage }()
-            let box = editor.image.history.face(id)!.box
-            if args.count == 2, args[1].lowercased().hasSuffix("x"), let f = Double(args[1].dropLast()), f > 0 {
+            let id = try face(args[0])
+            let box = session.image.history.face(id)!.box
+            if args.count == 2 {
+                guard args[1].lowercased().hasSuffix("x"), let f = Double(args[1].dropLast()), f > 0, f.isFinite else { throw usage }
                 return .resize(face: id, width: box.width * f, height: box.height * f)
             }
-            guard args.count == 3, let w = Double(args[1]), let h = Double(args[2]) else { throw usage }
-            return .resize(face: id, width: w, height: h)
+            return .resize(face: id, width: Double(try pixels(args[1])), height: Double(try pixels(args[2])))
         case .add:
-            guard args.count >= 4, let x = Double(args[0]), let y = Double(args[1]),
-                  let w = Double(args[2]), let h = Double(args[3]) else { throw usage }
+            let numbers = try args.prefix(4).map(pixels)
             let rest = Array(args.dropFirst(4))
             let style = rest.isEmpty ? nil : try style(from: rest, for: [])
-            let box = FaceBox(x: x, y: y, width: w, height: h)
-            let photo = editor.image.photo
-            guard box.maxX > 0, box.maxY > 0, box.x < Double(photo.width), box.y < Double(photo.height) else {
-                throw Problem(message: "that box is outside the photo (\(photo.width)×\(photo.height))")
-            }
-            return .add(face: editor.image.history.nextFaceID, box: box, style: style)
+            let box = FaceBox(x: Double(numbers[0]), y: Double(numbers[1]), width: Double(numbers[2]), height: Double(numbers[3]))
+            return .add(face: session.image.history.nextFaceID, box: box, style: style)
         case .delete:
-            guard args.count == 1 else { throw usage }
-            return .delete(face: try face(args[0]))
+            return .delete(faces: try faces(args[0]))
         default:
             throw usage
         }
     }
 
-    /// "2", "1,3" or "all" as face ids, each checked.
-    private func faces(_ selector: String) throws -> [Int] {
-        let known = editor.image.faces.map(\.id)
-        if selector.lowercased() == "all" {
-            guard !known.isEmpty else { throw Problem(message: "this photo has no faces (`add` draws a box)") }
-            return known
+    /// A whole number of pixels ("12", "-20"); fractions are refused rather than rounded silently.
+    private func pixels(_ word: String) throws -> Int {
+        if let n = Int(word) { return n }
+        if let d = Double(word), d.isFinite {
+            throw Problem(message: "'\(word)': boxes are set in whole pixels (try \(Rounding.pixels(d)))")
         }
-        let ids = try selector.split(separator: ",").map { try face(String($0)) }
-        guard !ids.isEmpty else { throw Problem(message: "expected a face number, several (1,3) or `all`") }
-        return ids
+        throw Problem(message: "'\(word)' is not a number of pixels")
+    }
+
+    private func faces(_ selector: String) throws -> [Int] {
+        try FaceSelection.parse(selector, known: session.image.faces.map(\.id))
     }
 
     private func face(_ word: String) throws -> Int {
-        guard let id = Int(word) else {
-            throw Problem(message: "'\(word)' is not a face number (faces: \(faceNumbers))")
-        }
-        guard editor.image.history.face(id) != nil else { throw EditError.noSuchFace(id, known: editor.image.faces.map(\.id)) }
-        return id
-    }
-
-    private var faceNumbers: String {
-        let ids = editor.image.faces.map { String($0.id) }
-        return ids.isEmpty ? "none" : ids.joined(separator: ", ")
+        let ids = try faces(word)
+        guard ids.count == 1 else { throw Problem(message: "'\(word)': this command takes one face") }
+        return ids[0]
     }
 
     /// `[STYLE] [key=value ...]`: a named filter with those parameters; without a name, the
@@ -199,61 +227,69 @@ final class EditorLoop {
             let id = try registry.filter(name).id
             return FaceStyle(filterID: id, settings: try registry.settings(for: id, assignments: assignments))
         }
-        let current = Set(ids.compactMap { editor.image.history.face($0)?.style })
-        let base = current.count == 1 && ids.allSatisfy({ editor.image.history.face($0)?.style != nil })
+        let history = session.image.history
+        let current = Set(ids.compactMap { history.face($0)?.style })
+        let base = current.count == 1 && ids.allSatisfy({ history.face($0)?.style != nil })
             ? current.first! : settings.defaultStyle
         let merged = base.settings.values.mapValues(\.text).merging(assignments) { $1 }
         return FaceStyle(filterID: base.filterID, settings: try registry.settings(for: base.filterID, assignments: merged))
     }
 
     private func redetect(_ args: [String], _ command: PromptCommand) throws {
-        var options = editor.detection
+        var options = session.detection
         if let word = args.first {
-            guard args.count == 1, let t = Double(word), (0...1).contains(t) else {
+            guard let t = Double(word), (0...1).contains(t) else {
                 throw Problem(message: "usage: \(command.usage) (THRESHOLD between 0 and 1)")
             }
             options.threshold = t
         }
-        let found = try detector.detect(in: editor.image.photo, options: options)
-        let faces = editor.image.history.redetected(found)
-        try editor.image.perform(.redetect(faces: faces))
-        editor.detection = options
-        try changed("found \(faces.count) face\(faces.count == 1 ? "" : "s") (threshold \(options.threshold))")
+        let count = try session.redetect(with: detector, options: options)
+        try changed("found \(Terminal.count(count, "face")) (threshold \(options.threshold))")
         listFaces()
     }
 
-    private func expectArguments(_ args: [String], _ count: Int, _ command: PromptCommand) throws {
-        guard args.count == count else { throw Problem(message: "usage: \(command.usage)") }
+    /// " (cut off at the photo's edge: now 1500×720 at 0, 0)" for the face an edit set.
+    private func clippedNote(_ edit: Edit) -> String {
+        let id: Int? = switch edit {
+        case .move(let id, _, _), .resize(let id, _, _), .add(let id, _, _): id
+        default: nil
+        }
+        guard let id, let box = session.image.history.face(id)?.box else { return " (cut off at the photo's edge)" }
+        return " (cut off at the photo's edge: now \(Rounding.size(box)) at \(Rounding.corner(box)))"
     }
 
-    /// After any change: save the session, say what happened, refresh the preview.
+    /// After any change: say what happened, refresh the preview.
     private func changed(_ what: String) throws {
-        try editor.changed()
-        say(interactive && inline == nil ? what + "  (preview updated)" : what)
-        try showPreview(always: false)
+        try drawPreview()
+        if let inline {
+            say(what)
+            _ = InlineImage.show(session.previewPath, as: inline)
+        } else {
+            say(interactive ? what + "  (preview updated)" : what)
+        }
     }
 
     // MARK: - Showing
 
     private func introduce() {
-        let e = editor
-        let photo = e.image.photo
-        let count = e.image.faces.count
+        let s = session
+        let photo = s.image.photo
+        let count = s.image.faces.count
         let where_ = files.count > 1 ? "[\(current + 1)/\(files.count)] " : ""
-        say("\(where_)\(e.file.path): \(count) face\(count == 1 ? "" : "s") (\(photo.width)×\(photo.height))"
-            + (e.resumed ? ", resumed from \(e.sessionPath) (\(e.image.history.position) edit\(e.image.history.position == 1 ? "" : "s") in effect)" : ""))
+        say("\(where_)\(s.file.path): \(Terminal.count(count, "face")) (\(photo.width)×\(photo.height))"
+            + (s.resumed ? ", resumed from \(s.sessionPath) (\(Terminal.count(s.image.history.position, "edit")) in effect)" : ""))
         listFaces()
-        do { try reportFaces(warningsOnly: true) } catch { complain("\(error)") }
-        do { try showPreview(always: true) } catch { complain("\(error)") }
+        do { try reportFaces(warningsOnly: true) } catch { complain(Self.message(for: error)) }
+        do { try showPreview() } catch { complain(Self.message(for: error)) }
     }
 
     /// The face report for the boxes now in effect; `warningsOnly` prints just the problems
     /// (shown when a photo opens, so a bad face is flagged before styling it).
     private func reportFaces(warningsOnly: Bool) throws {
-        let faces = editor.image.faces
+        let faces = session.image.faces
         // Boxes as edited: the detector's confidence no longer applies, so none is shown.
         let detected = faces.map { DetectedFace(box: $0.box, score: 1, landmarks: $0.landmarks) }
-        var assessments = try FaceReport.analyse(photo: editor.image.photo, faces: detected)
+        var assessments = try FaceReport.analyse(photo: session.image.photo, faces: detected)
         for i in assessments.indices { assessments[i].index = faces[i].id }
         for a in assessments {
             if warningsOnly {
@@ -265,50 +301,109 @@ final class EditorLoop {
     }
 
     private func listFaces() {
-        let faces = editor.image.faces
+        let faces = session.image.faces
         if faces.isEmpty { say("  no faces found (`add X Y W H` draws a box, `detect 0.3` looks harder)") }
         for face in faces {
-            let b = face.box
-            let box = "at \(Int(b.x.rounded())),\(Int(b.y.rounded())) size \(Int(b.width.rounded()))×\(Int(b.height.rounded()))"
+            let box = "at \(Rounding.corner(face.box)) size \(Rounding.size(face.box))"
             say("  \(String(face.id).leftPadded(3))  \(box.padding(toLength: 30, withPad: " ", startingAt: 0))  \(face.style?.label ?? "not styled")")
         }
     }
 
-    private func listFilters() {
-        for filter in registry.filters {
+    private func listFilters(_ name: String?) throws {
+        let chosen = try name.map { [try registry.filter($0)] } ?? registry.filters
+        for filter in chosen {
             say("  \(filter.id) — \(filter.summary)")
-            for p in filter.parameters { say("      \(p.id)  \(p.rangeDescription) — \(p.summary)") }
+            for p in filter.parameters {
+                TextWrap.hanging("\(p.rangeDescription) — \(p.summary)", first: "      \(p.id)  ", width: width).forEach(say)
+            }
         }
-        say("  default style: \(settings.defaultStyle.label)")
+        if name == nil { say("  default style: \(settings.defaultStyle.label); `filters NAME` shows one") }
     }
 
-    /// Writes the preview; shows it inline where the terminal can, else prints its path (on
-    /// request, or the first time).
-    private func showPreview(always: Bool) throws {
-        try editor.writePreview()
-        if let inline, InlineImage.show(editor.previewPath, as: inline) { return }
-        if always { say("preview: \(editor.previewPath)") }
+    /// Writes the preview and shows it inline where the terminal can, else prints its path.
+    private func showPreview() throws {
+        try drawPreview()
+        if let inline, InlineImage.show(session.previewPath, as: inline) { return }
+        say("preview: \(session.previewPath)")
+    }
+
+    private func drawPreview() throws {
+        do {
+            try session.writePreview()
+        } catch {
+            throw Problem(message: "the preview could not be drawn: \(Self.message(for: error))")
+        }
     }
 
     private func help(_ args: [String]) {
         guard let word = args.first else {
-            say("Commands:\n" + PromptCommand.overview)
+            say("Commands:\n" + PromptCommand.overview(width: width))
             return
         }
         if let command = PromptCommand.named(word.hasSuffix("!") ? String(word.dropLast()) : word) {
-            say(command.help)
+            say(command.help(width: width))
         } else {
-            complain("no command '\(word)' (type `help` for the list)")
+            let guess = PromptCommand.closest(to: word).map { "did you mean `\($0)`? " } ?? ""
+            complain("no command '\(word)' (\(guess)type `help` for the list)")
         }
+    }
+
+    /// Tab completion: commands first, then face numbers, styles and their parameters.
+    private func completions(_ before: String) -> [String] {
+        // The words so far, and an empty one being started after a space.
+        var words = before.split(separator: " ").map(String.init)
+        if before.isEmpty || before.hasSuffix(" ") { words.append("") }
+        guard words.count > 1 else { return PromptCommand.all.map(\.name) }
+        guard let command = PromptCommand.named(words[0]) else { return [] }
+        let ids = session.image.faces.map { String($0.id) }
+        switch command.action {
+        case .set, .add:
+            let position = words.count - 1
+            let styleAt = command.action == .set ? 2 : 5
+            if command.action == .set, position == 1 { return ids + ["all"] }
+            if position == styleAt { return registry.ids + parameterNames(of: words, at: styleAt) }
+            if position > styleAt { return parameterNames(of: words, at: styleAt) }
+            return []
+        case .remove, .delete: return words.count == 2 ? ids + ["all"] : []
+        case .move, .resize: return words.count == 2 ? ids : []
+        case .filters: return words.count == 2 ? registry.ids : []
+        case .help: return words.count == 2 ? PromptCommand.all.map(\.name) : []
+        case .export: return words.count == 2 ? ["all"] : []
+        default: return []
+        }
+    }
+
+    private func parameterNames(of words: [String], at styleAt: Int) -> [String] {
+        let named = words.count > styleAt ? (try? registry.filter(words[styleAt])) : nil
+        let filter = named ?? (try? registry.filter(settings.defaultStyle.filterID))
+        return filter?.parameters.map { $0.id + "=" } ?? []
     }
 
     // MARK: - Photos and quitting
 
-    private func export() throws {
-        try editor.export(compare: settings.compare)
-        var written = "exported \(editor.exportPath)"
-        if settings.compare { written += " and \(ComparisonImage.path(forExport: editor.exportPath))" }
-        say(written)
+    private func exportsAll(_ args: [String]) throws -> Bool {
+        guard let word = args.first else { return false }
+        guard word.lowercased() == "all" else { throw Problem(message: "unexpected '\(word)'; usage: export [all]") }
+        return true
+    }
+
+    /// Exports this photo, or with `all` every photo opened so far.
+    private func export(all: Bool) throws {
+        let chosen = all ? sessions.keys.sorted().compactMap { sessions[$0] } : [session]
+        for s in chosen {
+            do {
+                try s.export(compare: settings.compare)
+                var written = "exported \(s.exportPath)"
+                if settings.compare { written += " and \(ComparisonImage.path(forExport: s.exportPath))" }
+                say(written)
+            } catch {
+                troubled = true
+                complain(Self.message(for: error))
+            }
+        }
+        if all, sessions.count < files.count {
+            say("(\(Terminal.count(files.count - sessions.count, "photo")) not opened yet, so not exported: `next` opens them)")
+        }
     }
 
     private func move(by step: Int, skipping: Bool) {
@@ -325,16 +420,16 @@ final class EditorLoop {
     private func openPhoto(from start: Int, step: Int) -> Int? {
         var i = start
         while files.indices.contains(i) {
-            if editors[i] != nil { return i }
+            if sessions[i] != nil { return i }
             if !failed.contains(i) {
                 do {
-                    editors[i] = try PhotoEditor(file: files[i], outputFolder: settings.outputFolder, detector: detector,
-                                                 detection: settings.detection, render: settings.render,
-                                                 compression: settings.compression, pixelLimit: settings.pixelLimit)
+                    sessions[i] = try EditingSession(file: files[i], outputFolder: settings.outputFolder, detector: detector,
+                                                     detection: settings.detection, render: settings.render,
+                                                     export: settings.export, pixelLimit: settings.pixelLimit)
                     return i
                 } catch {
                     failed.insert(i)
-                    Terminal.error("\(error)")
+                    Terminal.error(Self.message(for: error))
                 }
             }
             i += step
@@ -342,22 +437,31 @@ final class EditorLoop {
         return nil
     }
 
-    private var unexported: [PhotoEditor] {
-        editors.keys.sorted().compactMap { editors[$0] }.filter(\.hasUnexportedChanges)
+    private var unexported: [EditingSession] {
+        sessions.keys.sorted().compactMap { sessions[$0] }.filter(\.hasUnexportedChanges)
     }
 
     private func quit(force: Bool) -> Bool {
         let pending = unexported
         if force || pending.isEmpty || quitWarned { return true }
         quitWarned = true
-        say("Not exported yet: \(pending.map { ($0.file.path as NSString).lastPathComponent }.joined(separator: ", ")) "
-            + "(your edits are kept in the session file).\n`export` writes the PNG; `quit` again leaves anyway.")
+        let names = pending.map { ($0.file.path as NSString).lastPathComponent }.joined(separator: ", ")
+        let kept = pending.allSatisfy(\.isSaved)
+            ? "your edits are kept in \(pending.count == 1 ? "its session file" : "their session files")"
+            : "the latest edits could NOT be saved: they are lost if you leave now"
+        say("Not exported yet: \(names) (\(kept)).\n`export` (or `export all`) writes the results; `quit` again leaves anyway.")
         return false
     }
 
     private func finishAtEndOfInput() {
-        for e in unexported {
-            Terminal.warn("\(e.file.path): changes not exported; they are saved in \(e.sessionPath) (run `sketchease edit` again to resume or `sketchease apply` to export)")
+        for s in unexported {
+            if s.isSaved {
+                Terminal.warn("\(s.file.path): changes not exported; they are saved in \(s.sessionPath) "
+                    + "(run `sketchease edit` again to resume or `sketchease apply` to export)")
+            } else {
+                troubled = true
+                Terminal.error("\(s.file.path): changes not exported, and the latest could not be saved in \(s.sessionPath)")
+            }
         }
     }
 
