@@ -65,8 +65,10 @@ public struct ClipReport: Sendable {
     /// Seconds of video, from the first frame's timestamp to the end of the last.
     public var duration = 0.0
     public var frameSize = (width: 0, height: 0)
-    /// Distinct track ids drawn or listed.
-    public var tracks = 0
+    /// The track ids met.
+    public var trackIDs = Set<Int>()
+    /// How many tracks there were.
+    public var tracks: Int { trackIDs.count }
     /// Frames the detector looked at.
     public var detections = 0
     public var damage = MediaReader.Damage()

@@ -34,7 +34,10 @@ public struct ClipRenderer: Sendable {
     /// over the input or a file SketchEase did not write: `OutputPolicy`). Throws `MediaError`
     /// for inputs that cannot be read and outputs that cannot be written (`PhotoError` for the
     /// output rules); damage met in the middle of a clip is reported, not thrown.
-    public func render(_ source: MediaSource, to output: String, stop: StopRequest = StopRequest(),
+    ///
+    /// With `tracks` (from `track`, as a plan or an edit left them) the faces are drawn where
+    /// they say instead of being found again.
+    public func render(_ source: MediaSource, to output: String, tracks: ClipTracks? = nil, stop: StopRequest = StopRequest(),
                        progress: @escaping @Sendable (ClipProgress) -> Void = { _ in }) throws -> ClipReport {
         let verdict = try OutputPolicy.verdict(for: output, source: source.isLive ? nil : source.path, overwrite: options.overwrite)
         if verdict == .keep { throw PhotoError(path: output, reason: .outputExists) }
@@ -54,7 +57,7 @@ public struct ClipRenderer: Sendable {
         report.streamNotes = writer.streamNotes
         let styler = FrameStyler(compositor: FaceCompositor(registry: registry, options: options.render))
         let styles = options.styles
-        try run(reader, report: &report, stop: stop, progress: progress, style: { frame, tracked in
+        try run(reader, report: &report, tracks: tracks, stop: stop, progress: progress, style: { frame, tracked in
             let faces = tracked.faces.compactMap { face in styles.style(forTrack: face.id).map { FrameStyler.Face(face, style: $0) } }
             if !faces.isEmpty { try styler.draw(faces, into: frame) }
         }, write: { item in
@@ -68,15 +71,40 @@ public struct ClipRenderer: Sendable {
         return report
     }
 
-    /// Follows the faces through `source` without writing anything: every frame's tracked faces.
-    public func track(_ source: MediaSource, stop: StopRequest = StopRequest(),
-                      progress: @escaping @Sendable (ClipProgress) -> Void = { _ in },
-                      frame: @escaping @Sendable (TrackedFrame) -> Void) throws -> ClipReport {
+    /// A box to follow through a clip from a given frame (a face the detector does not find).
+    public struct Follow: Sendable {
+        public var id: Int
+        /// The frame the box is on: by number, or the first frame at or after a time.
+        public var moment: BatchPlan.FaceEntry.Moment
+        public var box: FaceBox
+        public init(id: Int, moment: BatchPlan.FaceEntry.Moment, box: FaceBox) { self.id = id; self.moment = moment; self.box = box }
+
+        func starts(on frame: VideoFrame) -> Bool {
+            switch moment {
+            case .frame(let n): frame.index >= n
+            case .time(let t): frame.time >= t - 1e-9
+            }
+        }
+    }
+
+    /// Follows the faces through `source` without writing anything: every frame's tracked
+    /// faces, and the boxes of `follow` followed (back up to five seconds, and on).
+    public func track(_ source: MediaSource, follow: [Follow] = [], stop: StopRequest = StopRequest(),
+                      progress: @escaping @Sendable (ClipProgress) -> Void = { _ in }) throws -> (tracks: ClipTracks, report: ClipReport) {
         let reader = try MediaReader(source, pixelLimit: options.pixelLimit, threads: ProcessInfo.processInfo.activeProcessorCount)
         var report = ClipReport(input: source.path)
-        try run(reader, report: &report, stop: stop, progress: progress, style: { _, tracked in frame(tracked) },
-                write: { _ in }, finish: {}, abandon: {})
-        return report
+        let collected = Mutex<[TrackedFrame]>([])
+        let followers = Mutex<[BoxFollower]>([])
+        try run(reader, report: &report, stop: stop, progress: progress, follow: follow, followed: { done in
+            followers.withLock { $0 = done }
+        }, style: { _, tracked in collected.withLock { $0.append(tracked) } },
+           write: { _ in }, finish: {}, abandon: {})
+        let video = reader.video
+        var tracks = ClipTracks(frames: collected.withLock { $0 }, width: video.width, height: video.height,
+                                frameRate: video.frameRate.value)
+        let fadeFrames = Int((options.tracking.fade * video.frameRate.value).rounded())
+        for f in followers.withLock({ $0 }) { tracks.add(id: f.id, boxes: f.boxes, fadeFrames: fadeFrames) }
+        return (tracks, report)
     }
 
     /// Motion between detections is measured on grey copies at most this many pixels long.
@@ -90,12 +118,13 @@ public struct ClipRenderer: Sendable {
         case packet(MediaPacket)
     }
 
-    private func run(_ reader: MediaReader, report: inout ClipReport, stop: StopRequest,
+    private func run(_ reader: MediaReader, report: inout ClipReport, tracks recorded: ClipTracks? = nil, stop: StopRequest,
                      progress: @escaping @Sendable (ClipProgress) -> Void,
+                     follow: [Follow] = [], followed: @escaping @Sendable ([BoxFollower]) -> Void = { _ in },
                      style: @escaping @Sendable (VideoFrame, TrackedFrame) throws -> Void,
                      write: (MediaItem) throws -> Void, finish: () throws -> Void, abandon: () -> Void) throws {
         let start = DispatchTime.now().uptimeNanoseconds
-        let detector = try makeDetector()
+        let detector = recorded == nil ? try makeDetector() : nil
         try? VipsRuntime.setOperationCacheSize(0)
         let depth = max(1, options.queueDepth)
         let decoded = BoundedQueue<MediaItem>(capacity: depth)
@@ -167,20 +196,44 @@ public struct ClipRenderer: Sendable {
                     }
                     return true
                 }
+                // Boxes to follow, and the last five seconds of grey copies to follow them back through.
+                var following: [BoxFollower] = []
+                var pending = follow
+                var recent: [(frame: Int, plane: GreyPlane)] = []
+                let keep = follow.isEmpty ? 0 : Int((5 * video.frameRate.value).rounded())
+                defer { followed(following) }
                 while let item = decoded.pop() {
                     held.append(item)
                     guard case .frame(let frame) = item else { continue }
+                    if let recorded {
+                        // Drawn as recorded: no detection, no look-ahead.
+                        let faces = frame.index < recorded.frames.count ? recorded.frames[frame.index].faces : []
+                        guard emit([TrackedFrame(index: frame.index, time: frame.time, faces: faces)]) else { return }
+                        continue
+                    }
                     var found: [DetectedFace]? = nil
                     if tracker.shouldDetect(frame: frame.index) {
                         let t0 = DispatchTime.now().uptimeNanoseconds
                         let small = scaler.rgb(of: frame, maxSide: options.detection.maxSide)
                         let image = try VipsImage.fromPixels(small.pixels, width: small.width, height: small.height, bands: 3)
-                        found = try detector.detect(in: image, options: options.detection, fullSize: (frame.width, frame.height))
+                        found = try detector?.detect(in: image, options: options.detection, fullSize: (frame.width, frame.height))
                         times.withLock { $0.detect += seconds(since: t0) }
                         counts.withLock { $0.detections += 1 }
                     }
                     let t1 = DispatchTime.now().uptimeNanoseconds
                     let grey = scaler.grey(of: frame, maxSide: Self.motionSide)
+                    if keep > 0 {
+                        if let previous = recent.last {
+                            for i in following.indices { following[i].step(frame: frame.index, from: previous.plane, to: grey) }
+                        }
+                        for request in pending where request.starts(on: frame) {
+                            following.append(BoxFollower(id: request.id, box: request.box, frame: frame.index, plane: grey,
+                                                         earlier: recent.reversed()))
+                        }
+                        pending.removeAll { $0.starts(on: frame) }
+                        recent.append((frame.index, grey))
+                        if recent.count > keep { recent.removeFirst(recent.count - keep) }
+                    }
                     let out = tracker.add(frame: frame.index, time: frame.time, detections: found, grey: grey)
                     times.withLock { $0.track += seconds(since: t1) }
                     guard emit(out) else { return }
@@ -260,7 +313,7 @@ public struct ClipRenderer: Sendable {
         if let firstPts, let lastEnd { report.duration = Double(lastEnd - firstPts) * video.timeBase.value }
         report.damage = reader.damage
         report.stages = times.withLock { $0 }
-        (report.tracks, report.detections) = counts.withLock { ($0.tracks.count, $0.detections) }
+        (report.trackIDs, report.detections) = counts.withLock { ($0.tracks, $0.detections) }
         report.seconds = seconds(since: start)
     }
 }

@@ -67,7 +67,7 @@ public final class FaceTracker {
         if let detections {
             for (i, face) in detections.enumerated() where matches[i] == nil {
                 let track = Track(key: nextKey, frame: frame, time: time, face: face, settings: settings)
-                if let grey { track.template = Track.template(face.box, in: grey) }
+                if let grey { track.template = FaceMotion.Template(face.box, in: grey) }
                 track.bestScore = face.score
                 nextKey += 1
                 traceBack(track)
@@ -189,9 +189,9 @@ public final class FaceTracker {
         var frame = track.firstSeen
         while frame - 1 >= nextEmit, frame - 1 > track.firstSeen - lag,
               let here = planes[frame], let before = planes[frame - 1],
-              let motion = Track.measure(box, from: here, to: before, predicted: (0, 0), radius: 8) {
+              let motion = FaceMotion.measure(box, from: here, to: before, predicted: (0, 0), radius: 8) {
             box.x += motion.dx; box.y += motion.dy
-            if let template = track.template, !Track.resembles(template, box, in: before) { break }
+            if let template = track.template, !template.resembles(box, in: before) { break }
             frame -= 1
             track.traced[frame] = (box, times[frame] ?? 0)
         }
@@ -245,7 +245,7 @@ private final class Track {
     /// The best detector score so far.
     var bestScore = 0.0
     /// The middle of the face as last clearly detected (grey), to tell it from what may cover it.
-    var template: (pixels: [UInt8], width: Int, height: Int, texture: Double)?
+    var template: FaceMotion.Template?
     /// Boxes (and times) before the first sighting, followed back from it by motion (`traceBack`).
     var traced: [Int: (box: FaceBox, time: Double)] = [:]
     /// Smoothed state at the last sighting, kept when the track ends.
@@ -286,53 +286,14 @@ private final class Track {
     func motion(from before: GreyPlane, to after: GreyPlane, dt: Double) -> Motion? {
         let box = Self.box(from: filters.map(\.newest))
         let predicted = (filters[0].newest.velocity * dt, filters[1].newest.velocity * dt)
-        guard let m = Self.measure(box, from: before, to: after, predicted: predicted) else { return nil }
+        guard let m = FaceMotion.measure(box, from: before, to: after, predicted: predicted) else { return nil }
         // Still the face last seen there? (Not something that has moved in front of it.)
         if let template {
-            let k = after.scale
             let moved = FaceBox(x: box.x + m.dx, y: box.y + m.dy, width: box.width, height: box.height)
-            let x = Int((moved.center.x * k).rounded()) - template.width / 2, y = Int((moved.center.y * k).rounded()) - template.height / 2
-            guard Self.resembles(template, moved, in: after) else { return nil }
+            guard template.resembles(moved, in: after) else { return nil }
         }
         // About a third of a grey pixel of uncertainty, in frame pixels a second.
         return Motion(vx: m.dx / dt, vy: m.dy / dt, noise: 0.35 / before.scale / dt)
-    }
-
-    /// How far (frame pixels) the middle half of `box` moved from `before` to `after`, searching
-    /// around `predicted` (frame pixels); nil when there is too little texture to tell, or the
-    /// best match is poor.
-    static func measure(_ box: FaceBox, from before: GreyPlane, to after: GreyPlane,
-                        predicted: (Double, Double), radius least: Int = 6) -> (dx: Double, dy: Double)? {
-        let k = before.scale
-        let w = max(6, Int((box.width * 0.5 * k).rounded())), h = max(6, Int((box.height * 0.5 * k).rounded()))
-        let x = Int((box.center.x * k).rounded()) - w / 2, y = Int((box.center.y * k).rounded()) - h / 2
-        let expected = (predicted.0 * k).magnitude + (predicted.1 * k).magnitude
-        let radius = min(16, max(least, Int(expected.rounded(.up)) + 3))
-        let texture = before.texture(x: x, y: y, width: w, height: h)
-        guard texture >= 2, let m = before.motion(to: after, x: x, y: y, width: w, height: h, radius: radius),
-              m.cost <= max(3, 0.5 * texture),
-              abs(m.dx) < Double(radius), abs(m.dy) < Double(radius) else { return nil }
-        return (m.dx / k, m.dy / k)
-    }
-
-    /// Whether the middle of `box` in `plane` still looks like `template` (the face, not
-    /// something in front of it).
-    static func resembles(_ template: (pixels: [UInt8], width: Int, height: Int, texture: Double), _ box: FaceBox,
-                          in plane: GreyPlane) -> Bool {
-        let k = plane.scale
-        let x = Int((box.center.x * k).rounded()) - template.width / 2, y = Int((box.center.y * k).rounded()) - template.height / 2
-        guard let difference = plane.difference(from: template.pixels, x: x, y: y, width: template.width, height: template.height)
-        else { return false }
-        return difference <= max(8, 0.8 * template.texture)
-    }
-
-    /// The middle half of `box` in `plane`.
-    static func template(_ box: FaceBox, in plane: GreyPlane) -> (pixels: [UInt8], width: Int, height: Int, texture: Double)? {
-        let k = plane.scale
-        let w = max(6, Int((box.width * 0.5 * k).rounded())), h = max(6, Int((box.height * 0.5 * k).rounded()))
-        let x = Int((box.center.x * k).rounded()) - w / 2, y = Int((box.center.y * k).rounded()) - h / 2
-        guard let pixels = plane.block(x: x, y: y, width: w, height: h) else { return nil }
-        return (pixels, w, h, plane.texture(x: x, y: y, width: w, height: h))
     }
 
     func step(frame: Int, time: Double, dt: Double, sighting: DetectedFace?, motion: Motion?, grey: GreyPlane?,
@@ -351,7 +312,7 @@ private final class Track {
             // A face going behind something is still found for a while, with a lower score:
             // the template is taken only from clear sightings.
             bestScore = max(bestScore, sighting.score)
-            if let grey, sighting.score >= 0.85 * bestScore { template = Self.template(sighting.box, in: grey) }
+            if let grey, sighting.score >= 0.85 * bestScore { template = FaceMotion.Template(sighting.box, in: grey) }
             sightings += 1
             lastSeen = frame; lastSeenTime = time
             scores.append((frame, sighting.score))

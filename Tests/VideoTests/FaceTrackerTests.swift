@@ -1,7 +1,6 @@
 import FFmpeg
 import Foundation
 import SketchEase
-import Synchronization
 import Testing
 import TestSupport
 import Video
@@ -11,11 +10,9 @@ import Video
     func tracked(_ settings: TrackerSettings = .init()) throws -> (score: TrackingScore, report: ClipReport) {
         let scene = try ClipFixtures.standard.get()
         let options = ClipOptions(tracking: settings, styles: TrackStyles(others: nil))
-        let frames = Mutex<[[(box: FaceBox, id: Int, opacity: Double)]]>([])
-        let report = try ClipFixtures.renderer(options).track(MediaSource(path: scene.path)) { frame in
-            frames.withLock { $0.append(frame.faces.map { ($0.box, $0.id, $0.opacity) }) }
-        }
-        return (TrackingScore(truths: scene.truths, frames: frames.withLock { $0 }), report)
+        let (tracks, report) = try ClipFixtures.renderer(options).track(MediaSource(path: scene.path))
+        let frames = tracks.frames.map { $0.faces.map { (box: $0.box, id: $0.id, opacity: $0.opacity) } }
+        return (TrackingScore(truths: scene.truths, frames: frames), report)
     }
 
     @Test func facesAreFollowedWithoutSwitchesOrShaking() throws {

@@ -52,13 +52,19 @@ struct VideoCommand: ParsableCommand {
     @Flag(help: "Keep the clip's metadata (GPS location, device make and model, dates).")
     var keepMetadata = false
 
+    @Option(help: ArgumentHelp(
+        "Styles per tracked face from a JSON plan (see the README); its clips are processed too.",
+        discussion: "A clip's faces are named by track id (as `sketchease detect CLIP --json` lists them) or by a box on a frame.",
+        valueName: "plan.json"))
+    var plan: String?
+
     @OptionGroup var limits: PixelLimitFlag
 
     @Option(help: ArgumentHelp("Write per-clip numbers (frames, fps, stage times, memory) as JSON.", valueName: "file"))
     var stats: String?
 
     func validate() throws {
-        guard !inputs.isEmpty else { throw ValidationError("give clips, folders or a camera") }
+        guard !inputs.isEmpty || plan != nil else { throw ValidationError("give clips, folders, a camera or --plan") }
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
     }
 
@@ -68,18 +74,25 @@ struct VideoCommand: ParsableCommand {
             encoding: encoding.settings(keepMetadata: keepMetadata),
             styles: TrackStyles(others: try style.style()), overwrite: overwrite,
             pixelLimit: limits.maxPixels, duration: live.duration)
-        var jobsList: [(source: MediaSource, output: String)] = []
+        var jobsList: [Job] = []
         var problems: [String] = []
         let suffix = "." + options.encoding.format.fileExtension
+        let planned: BatchPlan?
+        do { planned = try plan.map(BatchPlan.read) } catch { throw ValidationError("\(error)") }
         let files = inputs.filter { !live.isLive($0) }
-        let collected = ClipFiles.collect(files, recursive: recursive, outputFolder: out)
+        var collected = ClipFiles.collect(files, recursive: recursive, outputFolder: out)
+        if let planned {
+            collected.files = InputCollector.disambiguated(planned.inputFiles + collected.files.filter { planned.entry(for: $0.path) == nil })
+        }
         for problem in collected.problems { problems.append(problem.description) }
         for input in inputs where live.isLive(input) {
             let name = input.hasPrefix("/dev/") ? (input as NSString).lastPathComponent : "live"
-            jobsList.append((live.source(input), (out as NSString).appendingPathComponent(name + suffix)))
+            jobsList.append(Job(source: live.source(input), output: (out as NSString).appendingPathComponent(name + suffix)))
         }
         for clip in collected.files {
-            jobsList.append((live.source(clip.path), (out as NSString).appendingPathComponent(clip.outputStem + suffix)))
+            let entry = planned?.entry(for: clip.path).map { PlannedClip(entry: $0, plan: planned!.file) }
+            jobsList.append(Job(source: live.source(clip.path), output: (out as NSString).appendingPathComponent(clip.outputStem + suffix),
+                                plan: entry))
         }
         for problem in problems { Terminal.error(problem) }
         if jobsList.isEmpty && problems.isEmpty {
@@ -104,14 +117,13 @@ struct VideoCommand: ParsableCommand {
         let bar = ClipProgressBar()
         let workers = min(jobs, max(jobsList.count, 1))
         let showProgress = workers == 1
-        let replace = overwrite
         let work = jobsList
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             for index in stride(from: worker, to: work.count, by: workers) {
-                let (source, output) = work[index]
-                let name = (source.path as NSString).lastPathComponent
+                let job = work[index]
+                let name = (job.source.path as NSString).lastPathComponent
                 let progress: @Sendable (ClipProgress) -> Void = { p in if showProgress { bar.update(p, name: name) } }
-                let outcome = Self.process(source, output, renderer: renderer, overwrite: replace, stop: stop, progress: progress)
+                let outcome = Self.process(job, renderer: renderer, stop: stop, progress: progress)
                 bar.clear()
                 Self.announce(outcome)
                 results.withLock { $0[index] = outcome }
@@ -129,10 +141,31 @@ struct VideoCommand: ParsableCommand {
         if failed > 0 { throw ExitCode.failure }
     }
 
-    static func process(_ source: MediaSource, _ output: String, renderer: ClipRenderer, overwrite: Bool, stop: StopRequest,
+    /// One clip to write.
+    struct Job: Sendable {
+        var source: MediaSource
+        var output: String
+        /// Its plan entry, if the plan lists it.
+        var plan: PlannedClip? = nil
+    }
+
+    static func process(_ job: Job, renderer: ClipRenderer, stop: StopRequest,
                         progress: @escaping @Sendable (ClipProgress) -> Void) -> ClipOutcome {
+        let (source, output) = (job.source, job.output)
         do {
-            let report = try renderer.render(source, to: output, stop: stop, progress: progress)
+            var renderer = renderer
+            var tracks: ClipTracks?
+            if let plan = job.plan {
+                if plan.needsTracks {
+                    // Boxes in the plan: find the tracks first, then draw them as the plan says.
+                    let found = try renderer.track(source, follow: plan.follows, stop: stop, progress: progress).tracks
+                    (tracks, renderer.options.styles) = try plan.resolve(found)
+                } else {
+                    renderer.options.styles = plan.styles
+                }
+            }
+            let report = try renderer.render(source, to: output, tracks: tracks, stop: stop, progress: progress)
+            if let missing = job.plan?.missing(in: report.trackIDs) { Terminal.warn(missing) }
             return ClipOutcome(input: source.path, output: output, result: .written(report))
         } catch let error as PhotoError where error.reason == .outputExists {
             return ClipOutcome(input: source.path, output: output, result: .skipped)
