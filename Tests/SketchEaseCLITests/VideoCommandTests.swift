@@ -114,3 +114,32 @@ import TestSupport
         #expect(try TestClips.frameTimes(out + "/clip.mp4").count == 120)
     }
 }
+
+/// `detect` on a clip, and a plan made from what it prints.
+@Suite struct ClipDetectAndPlanTests {
+    @Test func detectListsTracksThatAPlanNamesById() throws {
+        let folder = try TestAssets.temporaryFolder("clip-detect")
+        let input = try VideoCommandTests().clip(folder)
+        let detect = try CLIRunner.run(["detect", input, "--json"])
+        #expect(detect.status == 0, "\(detect.stderr)")
+        let entries = try JSONSerialization.jsonObject(with: Data(detect.stdout.utf8)) as? [[String: Any]]
+        let entry = try #require(entries?.first)
+        #expect(entry["file"] as? String == input)
+        #expect(entry["frames"] as? Int == 10)
+        let tracks = try #require(entry["tracks"] as? [[String: Any]])
+        #expect(tracks.count == 3)
+        let first = try #require((tracks.first?["boxes"] as? [[String: Any]])?.first)
+        #expect(Set(first.keys).isSuperset(of: ["frame", "time", "box", "score", "landmarks"]))
+        #expect((tracks.first?["boxes"] as? [[String: Any]])?.count == 10)
+
+        let plan = folder + "/plan.json"
+        try Data("""
+            {"format": "sketchease-plan", "version": 1, "photos": [
+              {"path": "clip.mp4", "faces": [{"face": 2, "style": {"filter": "blur"}}, {"face": 9}]}]}
+            """.utf8).write(to: URL(fileURLWithPath: plan))
+        let video = try CLIRunner.run(["video", "--plan", plan, "--out", folder + "/out"])
+        #expect(video.status == 0, "\(video.stderr)")
+        #expect(video.stderr.contains("no track 9 (tracks found: 1, 2, 3)"))
+        #expect(try TestClips.frameTimes(folder + "/out/clip.mp4").count == 10)
+    }
+}
