@@ -50,16 +50,32 @@ public struct ClipRenderer: Sendable {
                 throw MediaError(path: folder, reason: .outputNotWritable("cannot create folder"))
             }
         }
+        var render = options.render
+        var background: BackgroundClip?
+        if let style = render.background, style.filterID == "chroma" {
+            // The key colour picked on the first frame holds for the whole clip; a clip as the
+            // background is read alongside.
+            render.background = try Self.resolvingPick(style, on: source, pixelLimit: options.pixelLimit)
+            let picture = style.settings.text("image")
+            if BackgroundClip.isClip(picture) {
+                do { background = try BackgroundClip(path: picture, loop: style.settings.flag("loop")) } catch let error as MediaError {
+                    throw MediaError(path: source.path, reason: .other("background clip \(error)"))
+                }
+            }
+        }
         let writer = try MediaWriter(path: output, reader: reader, settings: options.encoding, overwrite: true)
         let name = (output as NSString).lastPathComponent
         var report = ClipReport(input: source.path)
         report.output = output
         report.streamNotes = writer.streamNotes
-        let styler = FrameStyler(compositor: FaceCompositor(registry: registry, options: options.render))
+        let styler = FrameStyler(compositor: FaceCompositor(registry: registry, options: render))
         let styles = options.styles
-        try run(reader, report: &report, tracks: tracks, stop: stop, progress: progress, style: { frame, tracked in
+        let whole = render.background != nil
+        var backdrop: (@Sendable (Double) throws -> VipsImage)?
+        if let background { backdrop = { time in try background.picture(at: time) } }
+        try run(reader, report: &report, tracks: tracks, stop: stop, progress: progress, backdrop: backdrop, style: { frame, tracked, backdrop in
             let faces = tracked.faces.compactMap { face in styles.style(forTrack: face.id).map { FrameStyler.Face(face, style: $0) } }
-            if !faces.isEmpty { try styler.draw(faces, into: frame) }
+            if !faces.isEmpty || whole { try styler.draw(faces, into: frame, backdrop: backdrop) }
         }, write: { item in
             switch item {
             case .frame(let frame): try writer.write(frame)
@@ -97,7 +113,7 @@ public struct ClipRenderer: Sendable {
         let followers = Mutex<[BoxFollower]>([])
         try run(reader, report: &report, stop: stop, progress: progress, follow: follow, followed: { done in
             followers.withLock { $0 = done }
-        }, style: { _, tracked in collected.withLock { $0.append(tracked) } },
+        }, style: { _, tracked, _ in collected.withLock { $0.append(tracked) } },
            write: { _ in }, finish: {}, abandon: {})
         let video = reader.video
         var tracks = ClipTracks(frames: collected.withLock { $0 }, width: video.width, height: video.height,
@@ -107,6 +123,22 @@ public struct ClipRenderer: Sendable {
         return (tracks, report)
     }
 
+    /// A chroma key's `pick` turned into the hue of that pixel on the clip's first frame.
+    static func resolvingPick(_ style: FaceStyle, on source: MediaSource, pixelLimit: Int) throws -> FaceStyle {
+        guard style.settings.point("pick") != nil, let chroma = (try? FilterRegistry.standard.filter("chroma")) as? ChromaKeyFilter else {
+            return style
+        }
+        let reader = try MediaReader(source, pixelLimit: pixelLimit)
+        var first: VideoFrame?
+        while first == nil, let item = try reader.next() { if case .frame(let f) = item { first = f } }
+        guard let first else { return style }
+        let image = try VipsImage.fromPixels(first.rgb(x: 0, y: 0, width: first.width, height: first.height),
+                                             width: first.width, height: first.height, bands: 3)
+        var resolved = style
+        resolved.settings = try chroma.resolvingPick(style.settings, in: image)
+        return resolved
+    }
+
     /// Motion between detections is measured on grey copies at most this many pixels long.
     static let motionSide = 480
 
@@ -114,14 +146,15 @@ public struct ClipRenderer: Sendable {
     static let heldFrameBytes = 160 << 20
 
     private enum Tracked: @unchecked Sendable {
-        case frame(VideoFrame, TrackedFrame)
+        case frame(VideoFrame, TrackedFrame, VipsImage?)
         case packet(MediaPacket)
     }
 
     private func run(_ reader: MediaReader, report: inout ClipReport, tracks recorded: ClipTracks? = nil, stop: StopRequest,
                      progress: @escaping @Sendable (ClipProgress) -> Void,
                      follow: [Follow] = [], followed: @escaping @Sendable ([BoxFollower]) -> Void = { _ in },
-                     style: @escaping @Sendable (VideoFrame, TrackedFrame) throws -> Void,
+                     backdrop: (@Sendable (Double) throws -> VipsImage)? = nil,
+                     style: @escaping @Sendable (VideoFrame, TrackedFrame, VipsImage?) throws -> Void,
                      write: (MediaItem) throws -> Void, finish: () throws -> Void, abandon: () -> Void) throws {
         let start = DispatchTime.now().uptimeNanoseconds
         let detector = recorded == nil ? try makeDetector() : nil
@@ -178,7 +211,7 @@ public struct ClipRenderer: Sendable {
                     return tracked.push((sequence - 1, item))
                 }
                 // Hands on everything held up to each final frame: its packets, then the frame.
-                func emit(_ frames: [TrackedFrame]) -> Bool {
+                func emit(_ frames: [TrackedFrame]) throws -> Bool {
                     for result in frames {
                         scan: while heldStart < held.count {
                             let item = held[heldStart]
@@ -188,7 +221,9 @@ public struct ClipRenderer: Sendable {
                                 guard hand(.packet(p)) else { return false }
                             case .frame(let f):
                                 counts.withLock { c in for face in result.faces { c.tracks.insert(face.id) } }
-                                guard hand(.frame(f, result)) else { return false }
+                                // A background clip is read here, in order: its frame for this moment.
+                                let picture = try backdrop?(f.time)
+                                guard hand(.frame(f, result, picture)) else { return false }
                                 break scan
                             }
                         }
@@ -208,7 +243,7 @@ public struct ClipRenderer: Sendable {
                     if let recorded {
                         // Drawn as recorded: no detection, no look-ahead.
                         let faces = frame.index < recorded.frames.count ? recorded.frames[frame.index].faces : []
-                        guard emit([TrackedFrame(index: frame.index, time: frame.time, faces: faces)]) else { return }
+                        guard try emit([TrackedFrame(index: frame.index, time: frame.time, faces: faces)]) else { return }
                         continue
                     }
                     var found: [DetectedFace]? = nil
@@ -236,9 +271,9 @@ public struct ClipRenderer: Sendable {
                     }
                     let out = tracker.add(frame: frame.index, time: frame.time, detections: found, grey: grey)
                     times.withLock { $0.track += seconds(since: t1) }
-                    guard emit(out) else { return }
+                    guard try emit(out) else { return }
                 }
-                guard emit(tracker.finish()) else { return }
+                guard try emit(tracker.finish()) else { return }
                 for item in held[heldStart...] {
                     if case .packet(let p) = item { guard hand(.packet(p)) else { return } }
                 }
@@ -256,9 +291,9 @@ public struct ClipRenderer: Sendable {
                         switch item {
                         case .packet(let p):
                             guard styled.push((n, .packet(p))) else { return }
-                        case .frame(let frame, let faces):
+                        case .frame(let frame, let faces, let picture):
                             let t0 = DispatchTime.now().uptimeNanoseconds
-                            try style(frame, faces)
+                            try style(frame, faces, picture)
                             times.withLock { $0.style += seconds(since: t0) }
                             guard styled.push((n, .frame(frame))) else { return }
                         }

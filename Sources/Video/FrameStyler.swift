@@ -28,11 +28,14 @@ public struct FrameStyler: Sendable {
         Int(truncatingIfNeeded: (UInt64(id) &+ 0x9E37_79B9) &* 0xBF58_476D_1CE4_E5B9 >> 33)
     }
 
-    /// Draws `faces` into `frame`. With a background style the whole frame is redrawn.
-    public func draw(_ faces: [Face], into frame: VideoFrame) throws {
+    /// Draws `faces` into `frame`. With a background style the whole frame is redrawn (over
+    /// `backdrop`, a background clip's frame, where the style puts a picture in).
+    public func draw(_ faces: [Face], into frame: VideoFrame, backdrop: VipsImage? = nil) throws {
         let bounds = (width: frame.width, height: frame.height)
         if compositor.options.background != nil {
-            try draw(faces, region: Region(x: 0, y: 0, width: bounds.width, height: bounds.height), into: frame, wholeFrame: true)
+            var whole = self
+            whole.compositor.backdrop = backdrop
+            try whole.draw(faces, region: Region(x: 0, y: 0, width: bounds.width, height: bounds.height), into: frame, wholeFrame: true)
             return
         }
         let regions = faces.map { Region(enclosing: $0.face.box.grown(by: compositor.options.boxScale), in: bounds) }

@@ -12,6 +12,9 @@ import Foundation
 public struct FaceCompositor: Sendable {
     public var registry: FilterRegistry
     public var options: RenderOptions
+    /// The picture the background style puts in at this moment (a background clip's frame,
+    /// for the chroma key); nil = the style's own.
+    public var backdrop: VipsImage?
 
     public init(registry: FilterRegistry = .standard, options: RenderOptions = .init()) {
         self.registry = registry; self.options = options
@@ -70,7 +73,7 @@ public struct FaceCompositor: Sendable {
         let filter = try registry.filter(style.filterID)
         let sizes = faces.map { min($0.box.width, $0.box.height) }
         let faceSize = sizes.isEmpty ? Double(min(image.width, image.height)) / 5 : sizes.reduce(0, +) / Double(sizes.count)
-        let context = FilterContext(faceSize: max(faceSize, 1), seed: 0x5ce7e)
+        let context = FilterContext(faceSize: max(faceSize, 1), seed: 0x5ce7e, backdrop: backdrop)
         return try filter.apply(to: image, settings: style.settings, context: context)
     }
 
