@@ -12,10 +12,12 @@ enum ClipFixtures {
         let truths: [[SyntheticClip.Truth]]
     }
 
-    /// The standard synthetic scene at 640×360, 30 fps, 6 s, H.264 + AAC tone.
+    /// The standard synthetic scene at 640×360, 30 fps, 6 s, H.264 + AAC tone (with
+    /// SKETCHEASE_SCENE=1080: 1920×1080, 12 s, for measurements at full size).
     static let standard: Result<Standard, Error> = Result {
         let folder = try TestAssets.temporaryFolder("clip-standard")
-        let clip = SyntheticClip.standard()
+        let full = ProcessInfo.processInfo.environment["SKETCHEASE_SCENE"] == "1080"
+        let clip = full ? SyntheticClip.standard(width: 1920, height: 1080, seconds: 12) : SyntheticClip.standard()
         let path = folder + "/scene.mp4"
         let truths = try clip.write(to: path)
         return Standard(clip: clip, path: path, truths: truths)

@@ -19,7 +19,7 @@ import Video
         let every = Int(ProcessInfo.processInfo.environment["SKETCHEASE_DETECT_EVERY"] ?? "0") ?? 0
         let (score, report) = try tracked(TrackerSettings(detectEvery: every))
         print("tracker: \(score); \(report.detections) detections on \(report.frames) frames")
-        #expect(report.frames == 180)
+        #expect(report.frames == scene.clip.frameCount)
         #expect(score.missed == 0)
         #expect(score.idSwitches == 0)
         #expect(score.splitFaces == 0)
@@ -27,8 +27,10 @@ import Video
         #expect(score.p95Jitter <= 0.02)
     }
 
-    /// What the tracker improves on: the detector run on every frame, boxes linked by overlap.
-    @Test func rawDetectionsAsABaseline() throws {
+    /// What the tracker improves on: the detector run on every frame, boxes linked by overlap
+    /// (a measurement for the README, not a check: run with SKETCHEASE_BASELINE=1).
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["SKETCHEASE_BASELINE"] != nil))
+    func rawDetectionsAsABaseline() throws {
         let scene = try ClipFixtures.standard.get()
         let reader = try MediaReader(MediaSource(path: scene.path))
         let detector = try ClipFixtures.detector()
@@ -53,6 +55,6 @@ import Video
         }
         let score = TrackingScore(truths: scene.truths, frames: frames)
         print("every-frame detection, overlap links: \(score)")
-        #expect(frames.count == 180)
+        #expect(frames.count == scene.clip.frameCount)
     }
 }
