@@ -19,7 +19,7 @@ import Video
         let every = Int(ProcessInfo.processInfo.environment["SKETCHEASE_DETECT_EVERY"] ?? "0") ?? 0
         let (score, report) = try tracked(TrackerSettings(detectEvery: every))
         print("tracker: \(score); \(report.detections) detections on \(report.frames) frames")
-        #expect(report.frames == scene.clip.frameCount)
+        #expect(report.frames == (try ClipFixtures.standard.get()).clip.frameCount)
         #expect(score.missed == 0)
         #expect(score.idSwitches == 0)
         #expect(score.splitFaces == 0)
