@@ -157,14 +157,15 @@ public final class FaceTracker {
             let dx = expected.center.x - now.center.x, dy = expected.center.y - now.center.y
             let distance = (dx * dx + dy * dy).squareRoot() / max(expected.width, 1)
             let ratio = now.width / max(expected.width, 1)
-            guard distance < 1, ratio > 0.5, ratio < 2, distance < best?.distance ?? .infinity else { continue }
+            // Where it went is less certain the longer it was hidden.
+            guard distance < 0.75 + 0.35 * gap, ratio > 0.5, ratio < 2, distance < best?.distance ?? .infinity else { continue }
             best = (old, distance)
         }
         return best?.track
     }
 
     /// How long a face may be hidden and still come back under its old id.
-    static let reappearanceWindow = 3.0
+    static let reappearanceWindow = 4.0
 
     private func endLostTracks(now: Double) {
         var kept: [Track] = []
@@ -340,7 +341,7 @@ private final class Track {
     var endBox: FaceBox { Self.box(from: finalStates.isEmpty ? filters.map(\.newest) : finalStates) }
 
     /// Where the face would be `dt` seconds after its last sighting, moving on as it was over
-    /// its last two seconds (for at most a second: people stop), at its usual size then.
+    /// its last two seconds, at its usual size then.
     func expectedBox(after dt: Double) -> FaceBox {
         guard let first = recent.first, let last = recent.last else { return endBox }
         let span = last.time - first.time
@@ -348,7 +349,7 @@ private final class Track {
         let vy = span > 0.3 ? (last.box.center.y - first.box.center.y) / span : 0
         let widths = recent.map(\.box.width).sorted(), heights = recent.map(\.box.height).sorted()
         let w = widths[widths.count / 2], h = heights[heights.count / 2]
-        let t = min(dt, 1)
+        let t = dt
         return FaceBox(x: last.box.center.x + vx * t - w / 2, y: last.box.center.y + vy * t - h / 2, width: w, height: h)
     }
 
