@@ -105,18 +105,23 @@ public struct ClipRenderer: Sendable {
 
     /// Follows the faces through `source` without writing anything: every frame's tracked
     /// faces, and the boxes of `follow` followed (back up to five seconds, and on).
+    /// `seen` is shown each frame with its faces (on several threads at once, in any order).
     public func track(_ source: MediaSource, follow: [Follow] = [], stop: StopRequest = StopRequest(),
-                      progress: @escaping @Sendable (ClipProgress) -> Void = { _ in }) throws -> (tracks: ClipTracks, report: ClipReport) {
+                      progress: @escaping @Sendable (ClipProgress) -> Void = { _ in },
+                      seen: (@Sendable (VideoFrame, TrackedFrame) -> Void)? = nil) throws -> (tracks: ClipTracks, report: ClipReport) {
         let reader = try MediaReader(source, pixelLimit: options.pixelLimit, threads: ProcessInfo.processInfo.activeProcessorCount)
         var report = ClipReport(input: source.path)
         let collected = Mutex<[TrackedFrame]>([])
         let followers = Mutex<[BoxFollower]>([])
         try run(reader, report: &report, stop: stop, progress: progress, follow: follow, followed: { done in
             followers.withLock { $0 = done }
-        }, style: { _, tracked, _ in collected.withLock { $0.append(tracked) } },
+        }, style: { frame, tracked, _ in
+            seen?(frame, tracked)
+            collected.withLock { $0.append(tracked) }
+        },
            write: { _ in }, finish: {}, abandon: {})
         let video = reader.video
-        var tracks = ClipTracks(frames: collected.withLock { $0 }, width: video.width, height: video.height,
+        var tracks = ClipTracks(frames: collected.withLock { $0 }.sorted { $0.index < $1.index }, width: video.width, height: video.height,
                                 frameRate: video.frameRate.value)
         let fadeFrames = Int((options.tracking.fade * video.frameRate.value).rounded())
         for f in followers.withLock({ $0 }) { tracks.add(id: f.id, boxes: f.boxes, fadeFrames: fadeFrames) }
@@ -144,6 +149,36 @@ public struct ClipRenderer: Sendable {
 
     /// Memory the tracker's look-ahead may hold in frames: 160 MB is 51 frames of 1080p, 12 of 4K.
     static let heldFrameBytes = 160 << 20
+
+    /// Follows boxes through `source` by their motion alone (no detection): each box from its
+    /// frame, back up to five seconds and on while it still looks as it did. `seen` is shown
+    /// each request's own frame.
+    public func follow(_ source: MediaSource, _ requests: [Follow],
+                       seen: ((VideoFrame, Follow) -> Void)? = nil) throws -> [Int: [Int: FaceBox]] {
+        guard !requests.isEmpty else { return [:] }
+        let reader = try MediaReader(source, pixelLimit: options.pixelLimit, threads: ProcessInfo.processInfo.activeProcessorCount)
+        let scaler = FrameScaler()
+        let keep = Int((5 * reader.video.frameRate.value).rounded())
+        var following: [BoxFollower] = []
+        var pending = requests
+        var recent: [(frame: Int, plane: GreyPlane)] = []
+        while let item = try reader.next() {
+            guard case .frame(let frame) = item else { continue }
+            let grey = scaler.grey(of: frame, maxSide: Self.motionSide)
+            if let previous = recent.last {
+                for i in following.indices { following[i].step(frame: frame.index, from: previous.plane, to: grey) }
+            }
+            for request in pending where request.starts(on: frame) {
+                following.append(BoxFollower(id: request.id, box: request.box, frame: frame.index, plane: grey, earlier: recent.reversed()))
+                seen?(frame, request)
+            }
+            pending.removeAll { $0.starts(on: frame) }
+            if pending.isEmpty, following.allSatisfy(\.lost) { break }
+            recent.append((frame.index, grey))
+            if recent.count > keep { recent.removeFirst(recent.count - keep) }
+        }
+        return Dictionary(following.map { ($0.id, $0.boxes) }, uniquingKeysWith: { a, _ in a })
+    }
 
     private enum Tracked: @unchecked Sendable {
         case frame(VideoFrame, TrackedFrame, VipsImage?)

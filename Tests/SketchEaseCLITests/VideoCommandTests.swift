@@ -143,3 +143,32 @@ import TestSupport
         #expect(try TestClips.frameTimes(folder + "/out/clip.mp4").count == 10)
     }
 }
+
+/// `edit` on a clip: the same prompt, faces are tracks.
+@Suite struct ClipEditTests {
+    @Test func tracksAreStyledAddedAndExportedThenResumed() throws {
+        let folder = try TestAssets.temporaryFolder("clip-edit")
+        let input = try VideoCommandTests().clip(folder)
+        let out = folder + "/out"
+        let first = try CLIRunner.run(["edit", input, "--out", out],
+                                      stdin: "set 2 pencil\nadd 40 40 60 60 blur @0.5\nlist\nexport\nquit\n")
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout.contains("3 tracked faces (480×230"), "\(first.stdout)")
+        #expect(first.stdout.contains("face 4 added at 40, 40 (60×60)"))
+        #expect(first.stdout.contains("exported \(out)/clip.mp4"))
+        #expect(try TestClips.frameTimes(out + "/clip.mp4") == TestClips.frameTimes(input))
+        let session = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "/.sketchease/clip.sketchease.json"))) as? [String: Any]
+        let clip = session?["clip"] as? [String: Any]
+        #expect((clip?["added_on"] as? [String: Int])?["4"] == 5)
+        #expect(FileManager.default.fileExists(atPath: out + "/.sketchease/clip.preview.png"))
+        // Again: resumed with its edits; `detect` is for photos.
+        let again = try CLIRunner.run(["edit", input, "--out", out], stdin: "detect 0.3\nlist\nquit\n")
+        #expect(again.stdout.contains("resumed from"), "\(again.stdout)")
+        #expect(again.stdout.contains("4  at 40, 40 size 60×60"))
+        #expect(again.stderr.contains("a clip's are followed once"))
+        // apply writes the same clip again.
+        let applied = try CLIRunner.run(["apply", out, "--out", folder + "/again"])
+        #expect(applied.status == 0, "\(applied.stderr)")
+        #expect(try TestClips.frameTimes(folder + "/again/clip.mp4").count == 10)
+    }
+}
