@@ -60,7 +60,7 @@ let package = Package(
             ]
         ),
         // libFuzzer target over untrusted input (scripts/fuzz.sh); a replay tool in normal builds.
-        .executableTarget(name: "SketchEaseFuzz", dependencies: ["SketchEase"]),
+        .executableTarget(name: "SketchEaseFuzz", dependencies: ["SketchEase", "Video", "FFmpeg"]),
         // Paths to the example photos and model, temporary folders, synthetic images.
         .target(name: "TestSupport", dependencies: ["Vips"], path: "Tests/TestSupport"),
         .testTarget(name: "VipsTests", dependencies: ["Vips", "TestSupport"]),

@@ -227,6 +227,18 @@ void sk_frame_pad_edges(AVFrame *frame, int width, int height) {
     }
 }
 
+void sk_frame_side_by_side(const AVFrame *left, const AVFrame *right, AVFrame *out) {
+    for (int plane = 0; plane < 3; plane++) {
+        int shift = plane ? 1 : 0;
+        int w = AV_CEIL_RSHIFT(left->width, shift), h = AV_CEIL_RSHIFT(left->height, shift);
+        for (int row = 0; row < h; row++) {
+            uint8_t *dst = out->data[plane] + (ptrdiff_t) row * out->linesize[plane];
+            memcpy(dst, left->data[plane] + (ptrdiff_t) row * left->linesize[plane], (size_t) w);
+            memcpy(dst + w, right->data[plane] + (ptrdiff_t) row * right->linesize[plane], (size_t) w);
+        }
+    }
+}
+
 /* ---- Motion ------------------------------------------------------------------------ */
 
 static double block_cost(const uint8_t *before, const uint8_t *after, int stride, int x, int y, int w, int h,

@@ -19,6 +19,12 @@ public final class MediaPacket: @unchecked Sendable {
 
     init(taking packet: UnsafeMutablePointer<AVPacket>) { self.packet = packet }
 
+    /// A copy to write somewhere else too (writing uses a packet up).
+    public func copy() throws -> MediaPacket {
+        guard let clone = av_packet_clone(packet) else { throw MediaError(path: "packet", reason: .other("out of memory")) }
+        return MediaPacket(taking: clone)
+    }
+
     deinit {
         var pointer: UnsafeMutablePointer<AVPacket>? = packet
         av_packet_free(&pointer)

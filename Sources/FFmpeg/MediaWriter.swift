@@ -29,8 +29,9 @@ public final class MediaWriter {
     private var lastEncodedPts: Int64?
     private var open = true
 
-    /// Opens `path` for writing frames of `reader`'s video (its size, time base and colour).
-    public init(path: String, reader: MediaReader, settings: EncodingSettings, overwrite: Bool) throws {
+    /// Opens `path` for writing frames of `reader`'s video (its size, unless `width` says
+    /// otherwise, its time base and colour).
+    public init(path: String, reader: MediaReader, settings: EncodingSettings, overwrite: Bool, width: Int? = nil) throws {
         sk_av_start()
         self.path = path
         self.settings = settings
@@ -59,7 +60,7 @@ public final class MediaWriter {
         }
         videoStream = stream
         do {
-            try configureEncoder(codec: codec, video: video)
+            try configureEncoder(codec: codec, video: video, width: width ?? video.width)
             stream.pointee.time_base = encoder.pointee.time_base
             avcodec_parameters_from_context(stream.pointee.codecpar, encoder)
             if settings.keepMetadata {
@@ -91,9 +92,9 @@ public final class MediaWriter {
         if open { abandon() }
     }
 
-    private func configureEncoder(codec: UnsafePointer<AVCodec>, video: VideoStreamInfo) throws {
+    private func configureEncoder(codec: UnsafePointer<AVCodec>, video: VideoStreamInfo, width: Int) throws {
         let e = encoder
-        e.pointee.width = Int32(video.width)
+        e.pointee.width = Int32(width)
         e.pointee.height = Int32(video.height)
         e.pointee.time_base = (settings.format.fixedTimeBase ?? video.timeBase).av
         e.pointee.framerate = video.frameRate.av
@@ -118,7 +119,7 @@ public final class MediaWriter {
             av_dict_set(&options, "row-mt", "1", 0)
         case .gif:
             e.pointee.pix_fmt = AV_PIX_FMT_PAL8
-            palette = try PaletteFilter(width: video.width, height: video.height, timeBase: video.timeBase,
+            palette = try PaletteFilter(width: width, height: video.height, timeBase: video.timeBase,
                                         colourSpace: video.colourSpace, colourRange: video.colourRange, path: path)
         case .webp:
             e.pointee.pix_fmt = AV_PIX_FMT_YUV420P
@@ -200,7 +201,7 @@ public final class MediaWriter {
         }
     }
 
-    /// Copies (or re-encodes) one packet of another stream.
+    /// Copies (or re-encodes) one packet of another stream (the packet is used up).
     public func write(_ packet: MediaPacket) throws {
         if let transcoder = transcoders[packet.streamIndex] {
             try transcoder.encode(packet.packet, emit: mux)

@@ -56,6 +56,29 @@ public final class VideoFrame: @unchecked Sendable {
         }
     }
 
+    /// Another frame over the same picture: drawing into either copies it first, so the other
+    /// keeps the picture as it was.
+    public func reference() throws -> VideoFrame {
+        guard let clone = av_frame_clone(frame) else { throw MediaError(path: "frame \(index)", reason: .other("out of memory")) }
+        return VideoFrame(taking: clone, index: index, pts: pts, duration: duration, time: time)
+    }
+
+    /// `left` and `right` side by side, one frame twice as wide, with `left`'s timing.
+    public static func sideBySide(_ left: VideoFrame, _ right: VideoFrame) throws -> VideoFrame {
+        guard let out = av_frame_alloc() else { throw MediaError(path: "frame \(left.index)", reason: .other("out of memory")) }
+        var owned: UnsafeMutablePointer<AVFrame>? = out
+        out.pointee.format = left.frame.pointee.format
+        out.pointee.width = left.frame.pointee.width * 2
+        out.pointee.height = left.frame.pointee.height
+        guard av_frame_get_buffer(out, 0) >= 0 else {
+            av_frame_free(&owned)
+            throw MediaError(path: "frame \(left.index)", reason: .other("out of memory"))
+        }
+        av_frame_copy_props(out, left.frame)
+        sk_frame_side_by_side(left.frame, right.frame, out)
+        return VideoFrame(taking: out, index: left.index, pts: left.pts, duration: left.duration, time: left.time)
+    }
+
     /// The Y' (luma) plane's bytes for a row, for tests and measurements.
     public func lumaRow(_ row: Int) -> [UInt8] {
         let line = frame.pointee.data.0! + row * Int(frame.pointee.linesize.0)

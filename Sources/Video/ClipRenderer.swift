@@ -37,7 +37,10 @@ public struct ClipRenderer: Sendable {
     ///
     /// With `tracks` (from `track`, as a plan or an edit left them) the faces are drawn where
     /// they say instead of being found again.
-    public func render(_ source: MediaSource, to output: String, tracks: ClipTracks? = nil, stop: StopRequest = StopRequest(),
+    ///
+    /// With `comparison`, that file gets the clip and the result side by side as well.
+    public func render(_ source: MediaSource, to output: String, tracks: ClipTracks? = nil, comparison: String? = nil,
+                       stop: StopRequest = StopRequest(),
                        progress: @escaping @Sendable (ClipProgress) -> Void = { _ in }) throws -> ClipReport {
         let verdict = try OutputPolicy.verdict(for: output, source: source.isLive ? nil : source.path, overwrite: options.overwrite)
         if verdict == .keep { throw PhotoError(path: output, reason: .outputExists) }
@@ -65,6 +68,13 @@ public struct ClipRenderer: Sendable {
         }
         let writer = try MediaWriter(path: output, reader: reader, settings: options.encoding, overwrite: true)
         let name = (output as NSString).lastPathComponent
+        var companion: MediaWriter?
+        if let comparison {
+            if try OutputPolicy.verdict(for: comparison, source: source.isLive ? nil : source.path, overwrite: true) != .keep {
+                companion = try MediaWriter(path: comparison, reader: reader, settings: options.encoding, overwrite: true,
+                                            width: reader.video.width * 2)
+            }
+        }
         var report = ClipReport(input: source.path)
         report.output = output
         report.streamNotes = writer.streamNotes
@@ -73,17 +83,27 @@ public struct ClipRenderer: Sendable {
         let whole = render.background != nil
         var backdrop: (@Sendable (Double) throws -> VipsImage)?
         if let background { backdrop = { time in try background.picture(at: time) } }
-        try run(reader, report: &report, tracks: tracks, stop: stop, progress: progress, backdrop: backdrop, style: { frame, tracked, backdrop in
+        try run(reader, report: &report, tracks: tracks, stop: stop, progress: progress, backdrop: backdrop, style: { [comparing = companion != nil] frame, tracked, backdrop in
+            let before = comparing ? try frame.reference() : nil
             let faces = tracked.faces.compactMap { face in styles.style(forTrack: face.id).map { FrameStyler.Face(face, style: $0) } }
             if !faces.isEmpty || whole { try styler.draw(faces, into: frame, backdrop: backdrop) }
-        }, write: { item in
+            return try before.map { try VideoFrame.sideBySide($0, frame) }
+        }, write: { item, sideBySide in
             switch item {
-            case .frame(let frame): try writer.write(frame)
-            case .packet(let packet): try writer.write(packet)
+            case .frame(let frame):
+                try writer.write(frame)
+                if let sideBySide { try companion?.write(sideBySide) }
+            case .packet(let packet):
+                if let companion { try companion.write(packet.copy()) }
+                try writer.write(packet)
             }
         }, finish: {
             try writer.finish { OutputRecord.note(file: $0, as: name, in: folder.isEmpty ? "." : folder) }
-        }, abandon: { writer.abandon() })
+            if let comparison, let companion {
+                let place = comparison.parentPath.isEmpty ? "." : comparison.parentPath
+                try companion.finish { OutputRecord.note(file: $0, as: (comparison as NSString).lastPathComponent, in: place) }
+            }
+        }, abandon: { writer.abandon(); companion?.abandon() })
         return report
     }
 
@@ -118,8 +138,9 @@ public struct ClipRenderer: Sendable {
         }, style: { frame, tracked, _ in
             seen?(frame, tracked)
             collected.withLock { $0.append(tracked) }
+            return nil
         },
-           write: { _ in }, finish: {}, abandon: {})
+           write: { _, _ in }, finish: {}, abandon: {})
         let video = reader.video
         var tracks = ClipTracks(frames: collected.withLock { $0 }.sorted { $0.index < $1.index }, width: video.width, height: video.height,
                                 frameRate: video.frameRate.value)
@@ -189,15 +210,15 @@ public struct ClipRenderer: Sendable {
                      progress: @escaping @Sendable (ClipProgress) -> Void,
                      follow: [Follow] = [], followed: @escaping @Sendable ([BoxFollower]) -> Void = { _ in },
                      backdrop: (@Sendable (Double) throws -> VipsImage)? = nil,
-                     style: @escaping @Sendable (VideoFrame, TrackedFrame, VipsImage?) throws -> Void,
-                     write: (MediaItem) throws -> Void, finish: () throws -> Void, abandon: () -> Void) throws {
+                     style: @escaping @Sendable (VideoFrame, TrackedFrame, VipsImage?) throws -> VideoFrame?,
+                     write: (MediaItem, VideoFrame?) throws -> Void, finish: () throws -> Void, abandon: () -> Void) throws {
         let start = DispatchTime.now().uptimeNanoseconds
         let detector = recorded == nil ? try makeDetector() : nil
         try? VipsRuntime.setOperationCacheSize(0)
         let depth = max(1, options.queueDepth)
         let decoded = BoundedQueue<MediaItem>(capacity: depth)
         let tracked = BoundedQueue<(Int, Tracked)>(capacity: depth)
-        let styled = BoundedQueue<(Int, MediaItem)>(capacity: depth)
+        let styled = BoundedQueue<(Int, MediaItem, VideoFrame?)>(capacity: depth)
         let queues: [@Sendable () -> Void] = [decoded.cancel, tracked.cancel, styled.cancel]
         let failure = Mutex<Error?>(nil)
         let times = Mutex(ClipStageTimes())
@@ -325,12 +346,12 @@ public struct ClipRenderer: Sendable {
                     while let (n, item) = tracked.pop() {
                         switch item {
                         case .packet(let p):
-                            guard styled.push((n, .packet(p))) else { return }
+                            guard styled.push((n, .packet(p), nil)) else { return }
                         case .frame(let frame, let faces, let picture):
                             let t0 = DispatchTime.now().uptimeNanoseconds
-                            try style(frame, faces, picture)
+                            let companion = try style(frame, faces, picture)
                             times.withLock { $0.style += seconds(since: t0) }
-                            guard styled.push((n, .frame(frame))) else { return }
+                            guard styled.push((n, .frame(frame), companion)) else { return }
                         }
                     }
                 } catch { fail(error) }
@@ -341,15 +362,15 @@ public struct ClipRenderer: Sendable {
         var lastEnd: Int64?
         var firstPts: Int64?
         // Workers finish out of order: items wait here for their turn.
-        var waiting: [Int: MediaItem] = [:]
+        var waiting: [Int: (MediaItem, VideoFrame?)] = [:]
         var next = 0
         do {
-            while let (n, arrived) = styled.pop() {
-                waiting[n] = arrived
-                while let item = waiting.removeValue(forKey: next) {
+            while let (n, arrived, companion) = styled.pop() {
+                waiting[n] = (arrived, companion)
+                while let (item, companion) = waiting.removeValue(forKey: next) {
                     next += 1
                     let t0 = DispatchTime.now().uptimeNanoseconds
-                    try write(item)
+                    try write(item, companion)
                     times.withLock { $0.encode += seconds(since: t0) }
                     if case .frame(let f) = item {
                         frames += 1

@@ -76,6 +76,10 @@ void sk_frame_rotate(const AVFrame *src, AVFrame *dst, int quarter_turns);
  * with copies of its last column and row (odd sizes padded to even). */
 void sk_frame_pad_edges(AVFrame *frame, int width, int height);
 
+/* `left` and `right` (8-bit 4:2:0 planar, the same size) side by side into `out`, twice as wide,
+ * its buffers allocated. */
+void sk_frame_side_by_side(const AVFrame *left, const AVFrame *right, AVFrame *out);
+
 /* Where the block (x, y, width, height) of plane `before` went in plane `after` (8-bit, same
  * size and stride), searching offsets up to `radius` pixels each way: the offset with the least
  * mean absolute difference, refined below a pixel by a parabola through its neighbours' costs.

@@ -46,6 +46,9 @@ struct VideoCommand: ParsableCommand {
         discussion: "Each clip already keeps every core busy (decoding, tracking, styling and encoding run side by side); more than one helps only with many short clips."))
     var jobs: Int = 1
 
+    @Flag(help: "Also write OUT/<name>.compare.<ext>: the clip and the result side by side.")
+    var compare = false
+
     @Flag(help: "Replace outputs that already exist.")
     var overwrite = false
 
@@ -93,6 +96,9 @@ struct VideoCommand: ParsableCommand {
             let entry = planned?.entry(for: clip.path).map { PlannedClip(entry: $0, plan: planned!.file) }
             jobsList.append(Job(source: live.source(clip.path), output: (out as NSString).appendingPathComponent(clip.outputStem + suffix),
                                 plan: entry))
+        }
+        if compare {
+            for i in jobsList.indices { jobsList[i].comparison = ComparisonImage.path(forExport: jobsList[i].output) }
         }
         for problem in problems { Terminal.error(problem) }
         if jobsList.isEmpty && problems.isEmpty {
@@ -147,6 +153,8 @@ struct VideoCommand: ParsableCommand {
         var output: String
         /// Its plan entry, if the plan lists it.
         var plan: PlannedClip? = nil
+        /// Where the side-by-side comparison goes (--compare).
+        var comparison: String? = nil
     }
 
     static func process(_ job: Job, renderer: ClipRenderer, stop: StopRequest,
@@ -164,7 +172,7 @@ struct VideoCommand: ParsableCommand {
                     renderer.options.styles = plan.styles
                 }
             }
-            let report = try renderer.render(source, to: output, tracks: tracks, stop: stop, progress: progress)
+            let report = try renderer.render(source, to: output, tracks: tracks, comparison: job.comparison, stop: stop, progress: progress)
             if let missing = job.plan?.missing(in: report.trackIDs) { Terminal.warn(missing) }
             return ClipOutcome(input: source.path, output: output, result: .written(report))
         } catch let error as PhotoError where error.reason == .outputExists {
