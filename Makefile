@@ -5,7 +5,7 @@ SWIFT ?= swift
 OUT ?= out/demo
 BIN := .build/release/sketchease
 
-.PHONY: demo test bench bench-video fuzz gallery install setup deps model examples build clean
+.PHONY: demo test bench bench-video fuzz gallery webapp-screenshots install setup deps model examples build clean
 
 ## demo: install what is missing, build, and sketch every face in examples/ into out/demo/
 demo: build
@@ -15,6 +15,11 @@ demo: build
 ## gallery: every style on the example faces, one contact sheet for the README (docs/gallery.png)
 gallery: build
 	$(BIN) gallery examples/grace_hopper.jpg examples/astronaut.png --out docs/gallery.png
+
+## webapp-screenshots: the browser tests of `sketchease serve`, keeping their screenshots in docs/webapp/
+webapp-screenshots: setup
+	$(SWIFT) build --build-tests
+	SKETCHEASE_SCREENSHOTS=docs/webapp $(SWIFT) test --skip-build --filter BrowserTests
 
 ## test: install what is missing and run the whole test suite
 test: setup
@@ -54,12 +59,13 @@ examples:
 build: setup
 	$(SWIFT) build -c release --product sketchease
 
-## install: the command to $(PREFIX)/bin and the model to $(PREFIX)/share/sketchease
+## install: the command to $(PREFIX)/bin, the model and the web app's files to $(PREFIX)/share/sketchease
 PREFIX ?= /usr/local
 install: build
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/sketchease
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/sketchease/web
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/sketchease
 	install -m 644 models/centerface.onnx $(DESTDIR)$(PREFIX)/share/sketchease/centerface.onnx
+	install -m 644 Sources/WebApp/Site/* $(DESTDIR)$(PREFIX)/share/sketchease/web/
 
 clean:
 	rm -rf .build out

@@ -18,6 +18,10 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.14.0"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.0.0"),
     ],
     targets: [
         // libvips and glib. pkg-config is asked for gobject-2.0 only (glib's include paths):
@@ -51,11 +55,25 @@ let package = Package(
         .target(name: "FFmpeg", dependencies: ["CAV"]),
         // Faces in motion: tracking, smoothing, styled frames, the clip pipeline.
         .target(name: "Video", dependencies: ["FFmpeg", "SketchEase"]),
+        // `sketchease serve`: the local web app (Hummingbird), its JSON API over the model and its
+        // browser code (plain HTML/CSS/JS modules, shipped as resources).
+        .target(
+            name: "WebApp",
+            dependencies: [
+                "SketchEase",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            resources: [.copy("Site")]
+        ),
         .executableTarget(
             name: "SketchEaseCLI",
             dependencies: [
                 "SketchEase",
                 "Video",
+                "WebApp",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -70,6 +88,8 @@ let package = Package(
         .testTarget(name: "VideoTests", dependencies: ["Video", "FFmpeg", "SketchEase", "TestSupport"]),
         // Runs the built `sketchease` binary end to end.
         .testTarget(name: "SketchEaseCLITests", dependencies: ["SketchEaseCLI", "SketchEase", "TestSupport"]),
+        // Runs `sketchease serve` and drives it over HTTP and in Debian's chromium (WebDriver).
+        .testTarget(name: "WebAppTests", dependencies: ["WebApp", "SketchEaseCLI", "SketchEase", "TestSupport"]),
     ],
     cxxLanguageStandard: .cxx17
 )

@@ -144,21 +144,23 @@ def main():
         o_wall, o_rss, entry = ours(CLIP, work, args.style)
         rounds.append({"floor": f_wall, "floor_rss": f_rss, "ours": o_wall, "rss": o_rss, "entry": entry, "ratio": o_wall / f_wall})
         print(f"round: floor {f_wall:.1f} s, ours {o_wall:.1f} s ({o_wall / f_wall:.2f}×), RSS {f_rss:.0f} / {o_rss:.0f} MB", flush=True)
-    med = lambda key: statistics.median(r[key] for r in rounds)
-    entry = rounds[-1]["entry"]
-    frames, duration = entry["frames"], entry["duration"]
-    stages = {k: statistics.median(r["entry"]["stages"][k] for r in rounds) for k in entry["stages"]}
-    lines = [
-        f"| clip | frames | floor `ffmpeg … -preset {PRESET} -crf {CRF}` | sketchease `video -f {args.style}` | ratio | fps | real time | peak RSS (floor / ours) |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
-        f"| 1080p30, {duration:.0f} s, 1-3 faces | {frames} | {med('floor'):.1f} s ({frames / med('floor'):.0f} fps) | "
-        f"{med('ours'):.1f} s | **{med('ratio'):.2f}×** | {frames / med('ours'):.1f} | **{duration / med('ours'):.2f}×** | "
-        f"{max(r['floor_rss'] for r in rounds):.0f} / **{max(r['rss'] for r in rounds):.0f} MB** |",
-        "",
-        "Stage busy times, seconds (they overlap: stages run side by side): "
-        + ", ".join(f"{k} {v:.1f}" for k, v in stages.items()) + f"; {entry['detections']} detections, {entry['tracks']} tracks.",
-    ]
-    print("\n".join(lines), flush=True)
+    lines = []
+    if rounds:
+        med = lambda key: statistics.median(r[key] for r in rounds)
+        entry = rounds[-1]["entry"]
+        frames, duration = entry["frames"], entry["duration"]
+        stages = {k: statistics.median(r["entry"]["stages"][k] for r in rounds) for k in entry["stages"]}
+        lines += [
+            f"| clip | frames | floor `ffmpeg … -preset {PRESET} -crf {CRF}` | sketchease `video -f {args.style}` | ratio | fps | real time | peak RSS (floor / ours) |",
+            "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+            f"| 1080p30, {duration:.0f} s, 1-3 faces | {frames} | {med('floor'):.1f} s ({frames / med('floor'):.0f} fps) | "
+            f"{med('ours'):.1f} s | **{med('ratio'):.2f}×** | {frames / med('ours'):.1f} | **{duration / med('ours'):.2f}×** | "
+            f"{max(r['floor_rss'] for r in rounds):.0f} / **{max(r['rss'] for r in rounds):.0f} MB** |",
+            "",
+            "Stage busy times, seconds (they overlap: stages run side by side): "
+            + ", ".join(f"{k} {v:.1f}" for k, v in stages.items()) + f"; {entry['detections']} detections, {entry['tracks']} tracks.",
+        ]
+        print("\n".join(lines), flush=True)
     if args.deface_seconds > 0:
         part = os.path.join(work, "part.mp4")
         cut(CLIP, args.deface_seconds, part)

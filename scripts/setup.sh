@@ -7,15 +7,19 @@
 #             dlib source package, into examples/faces/
 #   all       all four (default)
 #   test-tools   what the tests drive besides SketchEase: tmux (a real terminal), zsh and fish
-#                (shell completion), the ffmpeg command (it makes the test clips), for `make test`
+#                (shell completion), GNU parallel (a scheduler for sharded batches), the ffmpeg command
+#                (it makes the test clips), for `make test`
 #   bench-tools  ImageMagick, G'MIC, GNU time and ffmpeg (the transcode floor), for `make bench` only
 # Each step does nothing when its result is already in place.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 CACHE=${SKETCHEASE_CACHE:-.cache/downloads}
-APT_PACKAGES=(libvips-dev libvips-tools libopencv-dev opencv-data python3-pip curl bzip2
-    libavformat-dev libavcodec-dev libswscale-dev libavutil-dev libavdevice-dev libavfilter-dev libswresample-dev)
+APT_PACKAGES=(libvips-dev libvips-tools libopencv-dev opencv-data python3-pip curl bzip2)
+# The web app's browser tests (`sketchease serve`): headless Chromium driven through WebDriver.
+APT_PACKAGES+=(chromium chromium-driver)
+# Video (`sketchease video`): FFmpeg's libraries.
+APT_PACKAGES+=(libavformat-dev libavcodec-dev libswscale-dev libavutil-dev libavdevice-dev libavfilter-dev libswresample-dev)
 
 say() { printf 'setup: %s\n' "$*" >&2; }
 
@@ -136,7 +140,7 @@ faces() {
 }
 
 test_tools() {
-    APT_PACKAGES=(tmux zsh fish ffmpeg)
+    APT_PACKAGES=(tmux zsh fish parallel ffmpeg)
     deps
 }
 

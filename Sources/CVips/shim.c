@@ -208,6 +208,13 @@ char **sk_image_fields(VipsImage *image) {
     return vips_image_get_fields(image);
 }
 
+void *sk_image_write_to_buffer(VipsImage *image, const char *suffix, size_t *size) {
+    void *buffer = NULL;
+    *size = 0;
+    if (vips_image_write_to_buffer(image, suffix, &buffer, size, NULL) != 0) return NULL;
+    return buffer;
+}
+
 void sk_keep_freed_memory(void) {
 #ifdef __GLIBC__
     /* glibc maps each large block (a decoded photo, a layer of the face network) on its own

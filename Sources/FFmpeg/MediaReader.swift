@@ -480,9 +480,11 @@ public final class MediaReader: @unchecked Sendable {
         guard !head.isEmpty else { return nil }
         var bytes = [UInt8](head) + [UInt8](repeating: 0, count: Int(AVPROBE_PADDING_SIZE))
         var score: Int32 = 0
-        let format: UnsafePointer<AVInputFormat>? = bytes.withUnsafeMutableBufferPointer { buffer in
-            var probe = AVProbeData(filename: path, buf: buffer.baseAddress, buf_size: Int32(head.count), mime_type: nil)
-            return av_probe_input_format3(&probe, 1, &score)
+        let format: UnsafePointer<AVInputFormat>? = path.withCString { name in
+            bytes.withUnsafeMutableBufferPointer { buffer in
+                var probe = AVProbeData(filename: name, buf: buffer.baseAddress, buf_size: Int32(head.count), mime_type: nil)
+                return av_probe_input_format3(&probe, 1, &score)
+            }
         }
         guard let format, score >= AVPROBE_SCORE_EXTENSION else { return nil }
         return String(cString: format.pointee.name).split(separator: ",").first.map(String.init)

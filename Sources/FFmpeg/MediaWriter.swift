@@ -77,6 +77,8 @@ public final class MediaWriter {
             var options: OpaquePointer? = nil
             defer { av_dict_free(&options) }
             if settings.format == .mp4 { av_dict_set(&options, "movflags", "+faststart", 0) }
+            // Animations play on and on, as people expect of them.
+            if settings.format == .webp || settings.format == .gif { av_dict_set(&options, "loop", "0", 0) }
             let status = avformat_write_header(made, &options)
             guard status >= 0 else {
                 throw MediaError(path: path, reason: .outputNotWritable(MediaError.text(status)))
@@ -123,7 +125,9 @@ public final class MediaWriter {
                                         colourSpace: video.colourSpace, colourRange: video.colourRange, path: path)
         case .webp:
             e.pointee.pix_fmt = AV_PIX_FMT_YUV420P
-            av_dict_set(&options, "loop", "0", 0)
+            // Every frame whole: libwebp's lossy frame differences leave ghosts of moved faces.
+            e.pointee.gop_size = 1
+            av_dict_set(&options, "quality", String(max(0, min(100, 100 - settings.crf))), 0)
         }
         if context.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0 {
             e.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER

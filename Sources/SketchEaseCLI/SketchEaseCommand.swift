@@ -18,11 +18,12 @@ struct SketchEaseCommand: ParsableCommand {
               sketchease report photos/                (check the faces first)
               sketchease detect group.jpg --json
               sketchease gallery a.jpg b.jpg --out styles.png
+              sketchease serve photos/ --out out/     (the same in your browser)
             """,
         version: "0.1.0",
         subcommands: [
             BatchCommand.self, VideoCommand.self, EditCommand.self, ApplyCommand.self, DetectCommand.self, ReportCommand.self,
-            FiltersCommand.self, GalleryCommand.self,
+            FiltersCommand.self, GalleryCommand.self, ReportMergeCommand.self, ServeCommand.self,
         ]
     )
 

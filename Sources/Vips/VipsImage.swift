@@ -191,6 +191,17 @@ extension VipsImage {
         ])
     }
 
+    /// The image encoded in memory, in the format a file suffix names, with libvips' save
+    /// options: `encoded(as: ".jpg[Q=85,strip]")`.
+    public func encoded(as suffix: String) throws -> [UInt8] {
+        var size = 0
+        guard let buffer = sk_image_write_to_buffer(pointer, suffix, &size) else {
+            throw VipsError.takeFromLibvips(operation: "save to memory")
+        }
+        defer { g_free(buffer) }
+        return Array(UnsafeRawBufferPointer(start: buffer, count: size))
+    }
+
     /// Writes a baseline JPEG at `quality` (1...100), chroma subsampled as cameras do.
     /// `strip` drops every metadata field.
     public func saveJPEG(path: String, quality: Int, strip: Bool = true) throws {

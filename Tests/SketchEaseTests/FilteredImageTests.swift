@@ -32,6 +32,27 @@ import TestSupport
         #expect(try PixelStats.meanAbsoluteDifference(small, original, x: 0, y: 0, width: 50, height: 30) < 1)
     }
 
+    @Test func aPhotoReducedOnceRendersAsTheReducedRenderingDoes() throws {
+        var image = FilteredImage(photo: photo, detected: [DetectedFace(box: face, score: 1)])
+        try image.perform(.setStyle(faces: [1], style: try .named("ink")))
+        let reduced = try photo.reduced(maxSide: 300)
+        #expect(reduced.image.height == 300 && abs(reduced.scale - 0.5) < 1e-9)
+        let once = try image.render(on: reduced, with: FaceCompositor())
+        #expect(try once.pixels() == image.renderReduced(maxSide: 300, with: FaceCompositor()).image.pixels())
+        #expect(try photo.reduced(maxSide: 5000).scale == 1, "never enlarged")
+    }
+
+    @Test func aSampleIsTheFaceAloneInTheStyleAsked() throws {
+        let image = FilteredImage(photo: photo, detected: [DetectedFace(box: face, score: 1)])
+        let sample = try image.sample(face: 1, style: try .named("pencil"), maxSide: 160, with: FaceCompositor())
+        #expect(max(sample.width, sample.height) == 160)
+        let plain = try image.sample(face: 1, style: try .named("none"), maxSide: 160, with: FaceCompositor())
+        #expect(try PixelStats.meanAbsoluteDifference(sample, plain, x: 50, y: 50, width: 60, height: 60) > 20)
+        #expect(throws: EditError.noSuchFace(7, known: [1])) {
+            try image.sample(face: 7, style: try .named("pencil"), maxSide: 160, with: FaceCompositor())
+        }
+    }
+
     @Test func previewOutlinesEachFaceInItsColourAndKeepsTheRestOfThePicture() throws {
         var image = FilteredImage(photo: photo, detected: [DetectedFace(box: face, score: 1),
                                                             DetectedFace(box: FaceBox(x: 20, y: 400, width: 100, height: 100), score: 1)])

@@ -68,4 +68,17 @@ import TestSupport
             #expect(path.parentPath == parent, "\(path)")
         }
     }
+
+    @Test func theRecordKeepsOnlyWhatIsStillThereWhenItGrows() throws {
+        let folder = try TestAssets.temporaryFolder("compact")
+        let image = try VipsImage.solid(width: 4, height: 4, pixel: [1, 2, 3])
+        for _ in 0..<3 { try ImageExporter.write(image, to: folder + "/a.png", options: ExportOptions(overwrite: true)) }
+        try ImageExporter.write(image, to: folder + "/b.png", options: ExportOptions())
+        try fm.removeItem(atPath: folder + "/b.png")
+        let log = folder + "/.sketchease/written.log"
+        #expect(try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").count == 4)
+        OutputRecord.compact(folder)
+        #expect(try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").count == 1)
+        #expect(OutputRecord.wrote(folder + "/a.png"))
+    }
 }

@@ -53,6 +53,10 @@ int sk_image_get_int(VipsImage *image, const char *name, int fallback);
 /* A NULL-terminated array of field names; free with g_strfreev. */
 char **sk_image_fields(VipsImage *image);
 
+/* Encodes an image in the format a suffix names, with options: ".jpg[Q=85,strip]".
+ * Returns a newly allocated buffer (free with g_free) and its size, or NULL on error. */
+void *sk_image_write_to_buffer(VipsImage *image, const char *suffix, size_t *size);
+
 /* From now on memory freed by images stays with the process for the next image to reuse,
  * until sk_release_free_memory hands it back. */
 void sk_keep_freed_memory(void);

@@ -9,6 +9,8 @@ public struct BatchReport: Sendable {
 
     public struct Entry: Sendable {
         public var input: String
+        /// The photo's path relative to its folder (what shards are chosen by).
+        public var relativePath: String
         public var outcome: Outcome
         /// Wall time for this photo.
         public var seconds: Double
@@ -35,13 +37,32 @@ public struct BatchReport: Sendable {
         entries.compactMap { if case .written(_, _, let small) = $0.outcome, small > 0 { ($0.input, small) } else { nil } }
     }
 
-    public var succeeded: Bool { failures.isEmpty && notStarted == 0 }
+    public var succeeded: Bool { totals.succeeded }
 
-    /// "3 written, 1 skipped (already there), 2 failed".
+    /// "3 written, 1 skipped (output exists; --overwrite replaces), 2 failed".
+    public var summary: String { totals.summary }
+
+    public var totals: BatchTotals {
+        BatchTotals(written: written, skipped: skipped, failed: failures.count, notStarted: notStarted)
+    }
+}
+
+/// How many photos of a batch (or of several shards of it) came to what: one summary line.
+public struct BatchTotals: Sendable, Equatable, Codable {
+    public var written: Int
+    public var skipped: Int
+    public var failed: Int
+    public var notStarted: Int
+
+    enum CodingKeys: String, CodingKey { case written, skipped, failed, notStarted = "not_started" }
+
+    public var succeeded: Bool { failed == 0 && notStarted == 0 }
+
+    /// "3 written, 1 skipped (output exists; --overwrite replaces), 2 failed".
     public var summary: String {
         var parts = ["\(written) written"]
         if skipped > 0 { parts.append("\(skipped) skipped (output exists; --overwrite replaces)") }
-        if !failures.isEmpty { parts.append("\(failures.count) failed") }
+        if failed > 0 { parts.append("\(failed) failed") }
         if notStarted > 0 { parts.append("\(notStarted) not started") }
         return parts.joined(separator: ", ")
     }

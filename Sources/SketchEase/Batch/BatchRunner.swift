@@ -108,7 +108,7 @@ public struct BatchRunner: Sendable {
             outcome = .failed(PhotoError(path: file.path, wrapping: error))
         }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
-        return BatchReport.Entry(input: file.path, outcome: outcome, seconds: seconds, stages: stages)
+        return BatchReport.Entry(input: file.path, relativePath: file.relativePath, outcome: outcome, seconds: seconds, stages: stages)
     }
 
     /// Draws one photo; returns how many faces were found and how many of those are too small

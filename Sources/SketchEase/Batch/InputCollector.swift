@@ -5,9 +5,13 @@ public struct InputFile: Sendable, Equatable {
     public var path: String
     /// The output's path relative to the output folder, without its suffix ("trip/beach").
     public var outputStem: String
+    /// The photo's path relative to the folder it was found in ("trip/beach.jpg"), or its name
+    /// when it was named on its own: the same on every machine, whatever the folder is mounted as.
+    public var relativePath: String
 
-    public init(path: String, outputStem: String) {
+    public init(path: String, outputStem: String, relativePath: String? = nil) {
         self.path = path; self.outputStem = outputStem
+        self.relativePath = relativePath ?? (path as NSString).lastPathComponent
     }
 
     /// A photo named on its own: its output is named after it ("beach.jpg" → "beach").
@@ -109,7 +113,7 @@ public enum InputCollector {
                     if record.contains(name: name, in: folder) {
                         result.ownOutputs.append(path)
                     } else {
-                        result.files.append(InputFile(path: path, outputStem: relative + stem(of: name)))
+                        result.files.append(InputFile(path: path, outputStem: relative + stem(of: name), relativePath: relative + name))
                     }
                 }
             }

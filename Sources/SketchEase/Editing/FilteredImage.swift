@@ -38,13 +38,7 @@ public struct FilteredImage: Sendable {
     /// A reduced rendering (longest side at most `maxSide`) and the scale it was made at: the
     /// faces are drawn on the reduced photo, so it is quick enough to redo after each edit.
     public func renderReduced(maxSide: Int, with compositor: FaceCompositor) throws -> (image: VipsImage, scale: Double) {
-        let scale = min(1, Double(maxSide) / Double(max(photo.width, photo.height)))
-        guard scale < 1 else { return (try render(with: compositor), 1) }
-        let small = try photo.rgb.resize(scale: scale)
-        let faces = styledFaces.map { f in
-            StyledFace(box: f.box.scaled(x: scale, y: scale), style: f.style,
-                       landmarks: f.landmarks.map { Point(x: $0.x * scale, y: $0.y * scale) })
-        }
-        return (try compositor.render(small, faces: faces), scale)
+        let reduced = try photo.reduced(maxSide: maxSide)
+        return (try render(on: reduced, with: compositor), reduced.scale)
     }
 }

@@ -57,11 +57,29 @@ public struct OutputRecord: Sendable {
               let line = try? JSONEncoder().encode(entry) else { return }
         let hidden = (folder as NSString).appendingPathComponent(folderName)
         try? FileManager.default.createDirectory(atPath: hidden, withIntermediateDirectories: true)
-        let fd = open(logPath(in: folder), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+        let log = logPath(in: folder)
+        let fd = open(log, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else { return }
-        defer { close(fd) }
         let bytes = [UInt8](line) + [UInt8(ascii: "\n")]
         _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        let size = lseek(fd, 0, SEEK_END)
+        close(fd)
+        if size > compactionSize { compact(folder) }
+    }
+
+    /// A record grows by a line a file written (a folder rewritten every night for years, or a
+    /// fuzzer writing one file a million times): past this size it is rewritten with only the
+    /// lines of files still there as written.
+    static let compactionSize = 1 << 20
+
+    static func compact(_ folder: String) {
+        let record = OutputRecord(folder: folder)
+        let kept = record.entries.filter { entry(for: (folder as NSString).appendingPathComponent($0.name), name: $0.name) == $0 }
+        let encoder = JSONEncoder()
+        let text = kept.compactMap { try? encoder.encode($0) }.map { String(decoding: $0, as: UTF8.self) + "\n" }.joined()
+        // Atomic: a writer appending at this moment may lose its line, which only makes that one
+        // file count as someone else's (never replaced): the safe side.
+        try? text.write(toFile: logPath(in: folder), atomically: true, encoding: .utf8)
     }
 
     /// True for SketchEase's own hidden folder (and anything below it).

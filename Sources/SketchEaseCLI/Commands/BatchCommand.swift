@@ -52,9 +52,26 @@ struct BatchCommand: ParsableCommand {
 
     @OptionGroup var limits: PixelLimitFlag
 
-    @Option(help: ArgumentHelp("Write per-photo timings (decode, detect, filter, encode) as JSON.", valueName: "file"),
+    @Option(help: ArgumentHelp(
+        "Write what happened to each photo (status, faces, timings, error) and the totals as JSON.",
+        discussion: "The reports of the shards of one batch combine with `sketchease report-merge`.",
+        valueName: "file"),
             completion: .file(extensions: ["json"]))
+    var report: String?
+
+    @Option(help: .hidden)
     var stats: String?
+
+    @Option(help: ArgumentHelp(
+        "Do only shard K of N of the photos (K from 1 to N), for N runs on several machines.",
+        discussion: """
+            Each photo belongs to one shard by a stable hash of its path relative to the folder it \
+            was found in, so N runs over the same inputs write disjoint results that together equal \
+            one run. `auto` takes K from a Kubernetes Indexed Job (JOB_COMPLETION_INDEX; give \
+            auto/N) or a Slurm array (SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT).
+            """,
+        valueName: "K/N|auto|auto/N"))
+    var shard: String?
 
     @Option(help: ArgumentHelp("With -f mask: a folder of sticker pictures (eye.png, nose.png, mouth.png, beard.png, with alpha) to use instead of the built-in drawings.", valueName: "dir"),
             completion: .directory)
@@ -65,6 +82,9 @@ struct BatchCommand: ParsableCommand {
         guard out != nil else { throw ValidationError("missing --out DIR: the folder for the results") }
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1 (got \(jobs))") }
         if let stickers { _ = try StickerOption.apply(folder: stickers, to: try style.style()) }
+        if let shard {
+            do { _ = try Shard(shard) } catch let error as ShardError { throw ValidationError("--shard: \(error)") }
+        }
     }
 
     func run() throws {
@@ -83,20 +103,29 @@ struct BatchCommand: ParsableCommand {
         if let plan = options.plan {
             files = InputCollector.disambiguated(plan.inputFiles + files.filter { plan.entry(for: $0.path) == nil })
         }
+        // Shards are chosen from the whole list, after every output is named, so that each
+        // shard writes exactly the results one run would.
+        let part = try shard.map { try Shard($0) }
+        if let part {
+            let all = files.count
+            files = files.filter(part.contains)
+            Terminal.printErr("shard \(part): \(files.count) of \(Terminal.count(all, "photo"))")
+        }
         for problem in collection.problems { Terminal.error(problem.description) }
         if files.isEmpty && collection.problems.isEmpty {
             Terminal.warn("no photos found in \(input.inputs.joined(separator: " "))"
                 + (collection.unsearchedFolders.isEmpty ? "" : " (use --recursive for sub-folders)"))
         }
-        let (report, took) = try runBatch(files, options: options, detection: detection)
+        let (report, took) = try runBatch(files, options: options, detection: detection, shard: part,
+                                          inputProblems: collection.problems)
         printSummary(report, took: took, collection: collection)
         if report.notStarted > 0 { throw ExitCode(130) }
         if !report.succeeded { throw ExitCode.failure }
     }
 
     /// Runs the batch with a progress bar and Ctrl-C handling; the report and how long it took.
-    private func runBatch(_ files: [InputFile], options: BatchOptions,
-                          detection: DetectionFlags) throws -> (BatchReport, String) {
+    private func runBatch(_ files: [InputFile], options: BatchOptions, detection: DetectionFlags,
+                          shard: Shard?, inputProblems: [PhotoError]) throws -> (BatchReport, String) {
         let bar = ProgressBar(total: files.count)
         let stop = StopRequest()
         let interrupt = Interrupt {
@@ -112,7 +141,7 @@ struct BatchCommand: ParsableCommand {
                 ?? DetectorLocator.open(modelPath: detection.model).detector
         }
         let verbose = verbose
-        let report = try Terminal.failing {
+        var report = try Terminal.failing {
             try runner.run(files, stop: stop) { done, _, entry in
                 if case .failed(let error) = entry.outcome {
                     bar.clear()
@@ -125,7 +154,10 @@ struct BatchCommand: ParsableCommand {
             }
         }
         bar.clear()
-        if let stats { try BatchStats(report: report).write(to: stats) }
+        report.inputProblems = inputProblems
+        for path in [self.report, stats].compactMap({ $0 }) {
+            try Terminal.failing { try BatchReportFile(report: report, shard: shard).write(to: path) }
+        }
         return (report, bar.summary(done: report.entries.count))
     }
 

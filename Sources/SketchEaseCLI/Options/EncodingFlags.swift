@@ -8,7 +8,7 @@ struct EncodingFlags: ParsableArguments {
 
     @Option(help: ArgumentHelp(
         "Quality: lower is better and larger (0...51).",
-        discussion: "18, the default, looks like the input. For webm it is mapped onto VP9's scale; gif and webp ignore it."))
+        discussion: "18, the default, looks like the input. For webm it is mapped onto VP9's scale, for webp it sets quality 100 − crf; gif ignores it."))
     var crf: Int = EncodingSettings.defaultCRF
 
     @Option(help: ArgumentHelp(

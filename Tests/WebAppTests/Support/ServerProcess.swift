@@ -1,0 +1,110 @@
+import Foundation
+import TestSupport
+
+/// `sketchease serve …` running in the background for a test: its address, token and log.
+final class ServerProcess: @unchecked Sendable {
+    let process = Process()
+    let url: String
+    let port: Int
+    let token: String
+    private let stderrLines = Locked<[String]>([])
+    private let stdoutText = Locked<String>("")
+
+    struct Failure: Error, CustomStringConvertible { var description: String }
+
+    /// Starts the server on any free port and waits until it prints its address.
+    init(_ arguments: [String], in directory: String? = nil, environment: [String: String] = [:]) throws {
+        process.executableURL = URL(fileURLWithPath: CLIRunner.executable)
+        process.arguments = ["serve"] + arguments + (arguments.contains("--port") ? [] : ["--port", "0"])
+        var env = ProcessInfo.processInfo.environment
+        env["SKETCHEASE_MODEL"] = TestAssets.model
+        for (k, v) in environment { env[k] = v }
+        process.environment = env
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        let ready = DispatchSemaphore(value: 0)
+        let found = Locked<String?>(nil)
+        let outText = stdoutText, errLines = stderrLines
+        out.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            if data.isEmpty { handle.readabilityHandler = nil; ready.signal(); return }
+            let text = outText.withLock { $0 += String(decoding: data, as: UTF8.self); return $0 }
+            if let line = text.split(separator: "\n").first(where: { $0.contains("ready: ") }), found.withLock({ $0 == nil }) {
+                found.withLock { $0 = String(line.split(separator: " ").last!) }
+                ready.signal()
+            }
+        }
+        err.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            if data.isEmpty { handle.readabilityHandler = nil; return }
+            errLines.withLock { $0 += String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init) }
+        }
+        try process.run()
+        _ = ready.wait(timeout: .now() + 120)
+        guard let url = found.withLock({ $0 }), let components = URLComponents(string: url), let port = components.port,
+              let token = components.queryItems?.first(where: { $0.name == "token" })?.value else {
+            process.terminate()
+            throw Failure(description: "serve did not start: \(stdoutText.withLock { $0 }) \(stderrLines.withLock { $0 })")
+        }
+        self.url = url; self.port = port; self.token = token
+    }
+
+    var log: [String] { stderrLines.withLock { $0 } }
+    var output: String { stdoutText.withLock { $0 } }
+
+    /// Waits briefly for the log to reach `count` lines (it is read as it arrives).
+    func log(atLeast count: Int) -> [String] {
+        for _ in 0..<50 where log.count < count { Thread.sleep(forTimeInterval: 0.05) }
+        return log
+    }
+
+    func stop() {
+        guard process.isRunning else { return }
+        process.interrupt()
+        for _ in 0..<100 where process.isRunning { Thread.sleep(forTimeInterval: 0.05) }
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+    }
+
+    deinit { stop() }
+
+    // MARK: - Requests with the token
+
+    func get(_ path: String, host: String = "127.0.0.1", headers: [String: String] = [:]) throws -> RawHTTP.Response {
+        let separator = path.contains("?") ? "&" : "?"
+        return try RawHTTP.request(host: host, port: port, path: path + separator + "token=" + token, headers: headers)
+    }
+
+    func post(_ path: String, json: Any, headers: [String: String] = [:]) throws -> RawHTTP.Response {
+        var all = headers
+        all["X-SketchEase-Token"] = token
+        all["Content-Type"] = "application/json"
+        return try RawHTTP.request("POST", port: port, path: path, headers: all,
+                                   body: try JSONSerialization.data(withJSONObject: json))
+    }
+
+    func upload(_ data: Data, name: String) throws -> RawHTTP.Response {
+        let encoded = name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? name
+        return try RawHTTP.request("POST", port: port, path: "/api/upload?name=\(encoded)",
+                                   headers: ["X-SketchEase-Token": token, "Content-Type": "application/octet-stream"], body: data)
+    }
+
+    /// A JSON answer as a dictionary.
+    static func object(_ response: RawHTTP.Response) -> [String: Any] {
+        (try? JSONSerialization.jsonObject(with: response.body) as? [String: Any]) ?? [:]
+    }
+}
+
+/// A value shared between threads behind a lock.
+final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+    init(_ value: Value) { self.value = value }
+    func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
+        lock.lock(); defer { lock.unlock() }
+        return try body(&value)
+    }
+}
