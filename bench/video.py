@@ -25,8 +25,9 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
+
+from run import sample_rss, timed
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.path.join(ROOT, ".build/release/sketchease")
@@ -61,17 +62,6 @@ def cut(source, seconds, path):
     subprocess.run(["ffmpeg", "-v", "error", "-y", "-i", source, "-t", str(seconds), "-c", "copy", path], check=True)
 
 
-def timed(cmd, env=None):
-    """Wall seconds and peak RSS (MB, from GNU time) of one command."""
-    with tempfile.NamedTemporaryFile("r", suffix=".time") as t:
-        start = time.perf_counter()
-        subprocess.run(["/usr/bin/time", "-f", "%M", "-o", t.name, *cmd], check=True,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
-        wall = time.perf_counter() - start
-        rss_kb = int(t.read().strip().splitlines()[-1])
-    return wall, rss_kb / 1024
-
-
 def floor(clip, work):
     return timed(["ffmpeg", "-v", "error", "-y", "-i", clip, "-c:v", "libx264", "-preset", PRESET, "-crf", str(CRF),
                   "-c:a", "copy", os.path.join(work, "floor.mp4")])
@@ -104,24 +94,8 @@ def soak(clip, minutes, work, style):
     subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "concat", "-safe", "0", "-i", listing, "-c", "copy", long], check=True)
     proc = subprocess.Popen([BIN, "video", long, "--out", os.path.join(work, "soak"), "--overwrite", "-f", style],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    samples = []
-
-    def sample():
-        while proc.poll() is None:
-            try:
-                with open(f"/proc/{proc.pid}/status") as f:
-                    for line in f:
-                        if line.startswith("VmRSS:"):
-                            samples.append(int(line.split()[1]) / 1024)
-            except (FileNotFoundError, ProcessLookupError):
-                pass
-            time.sleep(1)
-
     start = time.perf_counter()
-    sampler = threading.Thread(target=sample)
-    sampler.start()
-    proc.wait()
-    sampler.join()
+    samples = [rss for _, rss in sample_rss(proc, 1)]
     wall = time.perf_counter() - start
     tenth = max(1, len(samples) // 10)
     return max(samples), statistics.mean(samples[:tenth]), statistics.mean(samples[-tenth:]), wall, proc.returncode
