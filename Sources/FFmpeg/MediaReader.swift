@@ -2,52 +2,6 @@ import CAV
 import Foundation
 import Synchronization
 
-/// What `MediaReader.next()` hands out, in the file's order.
-public enum MediaItem: Sendable {
-    /// A decoded video frame (upright, 8-bit 4:2:0, even-sized).
-    case frame(VideoFrame)
-    /// A packet of another stream (audio, subtitles), to copy into the output untouched.
-    case packet(MediaPacket)
-}
-
-/// One compressed packet of a stream other than the video, owned until written.
-public final class MediaPacket: @unchecked Sendable {
-    let packet: UnsafeMutablePointer<AVPacket>
-    public var streamIndex: Int { Int(packet.pointee.stream_index) }
-    public var pts: Int64 { packet.pointee.pts }
-    public var size: Int { Int(packet.pointee.size) }
-
-    init(taking packet: UnsafeMutablePointer<AVPacket>) { self.packet = packet }
-
-    /// A copy to write somewhere else too (writing uses a packet up).
-    public func copy() throws -> MediaPacket {
-        guard let clone = av_packet_clone(packet) else { throw MediaError(path: "packet", reason: .other("out of memory")) }
-        return MediaPacket(taking: clone)
-    }
-
-    deinit {
-        var pointer: UnsafeMutablePointer<AVPacket>? = packet
-        av_packet_free(&pointer)
-    }
-}
-
-/// Where a clip comes from: a file, or a capture device through FFmpeg's device library.
-public struct MediaSource: Sendable, Equatable {
-    public var path: String
-    /// An FFmpeg input format to use instead of probing: "v4l2" for a camera, "lavfi" for a
-    /// generated test source.
-    public var format: String?
-    /// Options for that input ("framerate": "30", "video_size": "1280x720").
-    public var options: [String: String]
-
-    public init(path: String, format: String? = nil, options: [String: String] = [:]) {
-        self.path = path; self.format = format; self.options = options
-    }
-
-    /// A live source (a device or a generator): its timestamps start at 0 in the output.
-    public var isLive: Bool { format != nil }
-}
-
 /// Reads a media file or device: demuxes it, decodes its video stream into upright 4:2:0
 /// frames carrying their timestamps, and hands the other streams' packets out for copying.
 ///
