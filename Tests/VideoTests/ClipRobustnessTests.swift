@@ -126,13 +126,20 @@ import Video
                               "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-vsync", "passthrough", vfr])
         try TestClips.pattern(mjpeg, width: 320, height: 240, seconds: 1, audio: false, output: ["-c:v", "mjpeg", "-pix_fmt", "yuvj420p"])
         try TestClips.pattern(vp9, width: 320, height: 240, seconds: 1, audio: false, output: ["-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8"])
-        for input in [odd, deep, vfr, mjpeg, vp9] {
+        // HEVC, 10-bit, in MOV with PCM sound (which MP4 cannot hold: it becomes AAC).
+        let hevc = folder + "/phone.mov"
+        try TestClips.ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=1", "-f", "lavfi", "-i", "sine=duration=1",
+                              "-c:v", "libx265", "-x265-params", "log-level=error", "-pix_fmt", "yuv420p10le", "-c:a", "pcm_s16le", "-shortest", hevc])
+        for input in [odd, deep, vfr, mjpeg, vp9, hevc] {
             let out = input + ".mp4"
             let report = try render(input, out)
             #expect(try TestClips.frameTimes(out).count == report.frames, "\(input)")
             #expect(report.frames == (try TestClips.frameTimes(input)).count, "\(input)")
         }
         #expect(try TestClips.ffprobe(["-show_entries", "stream=width,height", "-of", "csv=p=0", odd + ".mp4"]).hasPrefix("322,242"))
+        let sound = try TestClips.ffprobe(["-select_streams", "a", "-show_entries", "stream=codec_name,duration", "-of", "csv=p=0", hevc + ".mp4"])
+        #expect(sound.hasPrefix("aac,"), "\(sound)")
+        #expect(abs((Double(sound.split(separator: ",").last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0) - 1) < 0.1)
         // Variable frame rate: the gaps stay where they were (same times, in seconds).
         #expect(try TestClips.frameSeconds(vfr + ".mp4") == TestClips.frameSeconds(vfr))
     }
