@@ -374,6 +374,9 @@ public struct ClipRenderer: Sendable {
                     times.withLock { $0.encode += seconds(since: t0) }
                     if case .frame(let f) = item {
                         frames += 1
+                        // Memory the stages freed (the face network's layers, styled crops) goes back
+                        // to the system now and then, so a long clip's footprint stays where it began.
+                        if frames % 256 == 0 { VipsRuntime.releaseFreedMemory(ifResidentAbove: 0) }
                         if firstPts == nil { firstPts = f.pts }
                         lastEnd = f.pts + f.duration
                         progress(ClipProgress(frames: frames, expectedFrames: video.estimatedFrames, seconds: seconds(since: start)))
