@@ -5,7 +5,7 @@ SWIFT ?= swift
 OUT ?= out/demo
 BIN := .build/release/sketchease
 
-.PHONY: demo test bench fuzz gallery webapp-screenshots install setup deps model examples build clean
+.PHONY: demo test bench bench-video fuzz gallery webapp-screenshots install setup deps model examples build clean
 
 ## demo: install what is missing, build, and sketch every face in examples/ into out/demo/
 demo: build
@@ -28,11 +28,17 @@ test: setup
 	scripts/test.sh
 
 ## bench: speed and memory on 12 MP photos, against the vips-copy floor, ImageMagick and G'MIC;
-## group photos with known faces: time, memory, recall and precision
+## group photos with known faces: time, memory, recall and precision;
+## then on a 1080p30 clip, against the ffmpeg transcode floor and deface (bench-video alone)
 bench: build
 	scripts/setup.sh bench-tools
 	$(SWIFT) build -c release --product GroupPhotos
 	python3 bench/run.py $(BENCH_ARGS)
+	python3 bench/video.py $(VIDEO_BENCH_ARGS)
+
+bench-video: build
+	scripts/setup.sh bench-tools
+	python3 bench/video.py $(VIDEO_BENCH_ARGS)
 
 ## fuzz: a few minutes of libFuzzer on image loading (not part of CI)
 fuzz: setup

@@ -6,6 +6,9 @@ import PackageDescription
 let openCVLibraries: [LinkerSetting] = ["opencv_core", "opencv_imgproc", "opencv_objdetect", "opencv_dnn", "m"]
     .map { .linkedLibrary($0) }
 
+let ffmpegLibraries: [LinkerSetting] = ["avdevice", "avfilter", "avformat", "avcodec", "swscale", "swresample", "avutil", "m"]
+    .map { .linkedLibrary($0) }
+
 let package = Package(
     name: "SketchEase",
     platforms: [.macOS(.v13)],
@@ -49,6 +52,16 @@ let package = Package(
         ),
         .target(name: "Filters", dependencies: ["Vips", "CPortrait"]),
         .target(name: "SketchEase", dependencies: ["Vips", "FaceDetector", "Filters"]),
+        // FFmpeg's libraries (Debian's libavformat-dev, libavcodec-dev, libswscale-dev, libavutil-dev,
+        // libavdevice-dev, libavfilter-dev, libswresample-dev); headers in the system's include path.
+        .systemLibrary(name: "CLibAV"),
+        // A small C shim over FFmpeg: error macros, log capture, display matrix, pixel loops.
+        // Each library is named: pkg-config lists only libavdevice (the rest are private to it).
+        .target(name: "CAV", dependencies: ["CLibAV"], linkerSettings: ffmpegLibraries),
+        // Swift over FFmpeg: read (demux, decode) and write (encode, mux) media files and devices.
+        .target(name: "FFmpeg", dependencies: ["CAV"]),
+        // Faces in motion: tracking, smoothing, styled frames, the clip pipeline.
+        .target(name: "Video", dependencies: ["FFmpeg", "SketchEase"]),
         // `sketchease serve`: the local web app (Hummingbird), its JSON API over the model and its
         // browser code (plain HTML/CSS/JS modules, shipped as resources).
         .target(
@@ -66,12 +79,13 @@ let package = Package(
             name: "SketchEaseCLI",
             dependencies: [
                 "SketchEase",
+                "Video",
                 "WebApp",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // libFuzzer target over untrusted input (scripts/fuzz.sh); a replay tool in normal builds.
-        .executableTarget(name: "SketchEaseFuzz", dependencies: ["SketchEase"]),
+        .executableTarget(name: "SketchEaseFuzz", dependencies: ["SketchEase", "Video", "FFmpeg"]),
         // Group photos with known faces for the benchmark, and their scoring (make bench).
         .executableTarget(name: "GroupPhotos", dependencies: ["TestSupport", "FaceDetector", "Vips"], path: "bench/GroupPhotos"),
         // Paths to the example photos and model, temporary folders, synthetic images, group
@@ -81,6 +95,7 @@ let package = Package(
         .testTarget(name: "FaceDetectorTests", dependencies: ["FaceDetector", "Vips", "TestSupport"]),
         .testTarget(name: "FiltersTests", dependencies: ["Filters", "Vips", "TestSupport"], exclude: ["Goldens"]),
         .testTarget(name: "SketchEaseTests", dependencies: ["SketchEase", "TestSupport"]),
+        .testTarget(name: "VideoTests", dependencies: ["Video", "FFmpeg", "SketchEase", "TestSupport"]),
         // Runs the built `sketchease` binary end to end.
         .testTarget(name: "SketchEaseCLITests", dependencies: ["SketchEaseCLI", "SketchEase", "TestSupport"]),
         // Runs `sketchease serve` and drives it over HTTP and in Debian's chromium (WebDriver).

@@ -147,12 +147,8 @@ def linked_corpus(count):
     return folder
 
 
-def soak(count, out, jobs):
-    """Runs one long batch, sampling RSS; returns (peak MB, mean MB of first and last tenth)."""
-    folder = linked_corpus(count)
-    shutil.rmtree(out, ignore_errors=True)
-    proc = subprocess.Popen([BIN, "batch", folder, "--out", out, "--jobs", str(jobs)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+def sample_rss(proc, every, extra=lambda: None):
+    """(extra(), RSS in MB) of a running process every `every` seconds, until it ends."""
     samples = []
 
     def sample():
@@ -161,16 +157,25 @@ def soak(count, out, jobs):
                 with open(f"/proc/{proc.pid}/status") as f:
                     for line in f:
                         if line.startswith("VmRSS:"):
-                            done = len(os.listdir(out)) if os.path.isdir(out) else 0
-                            samples.append((done, int(line.split()[1]) / 1024))
+                            samples.append((extra(), int(line.split()[1]) / 1024))
             except (FileNotFoundError, ProcessLookupError):
                 pass
-            time.sleep(0.2)
+            time.sleep(every)
 
     sampler = threading.Thread(target=sample)
     sampler.start()
     proc.wait()
     sampler.join()
+    return samples
+
+
+def soak(count, out, jobs):
+    """Runs one long batch, sampling RSS; returns (peak MB, mean MB of first and last tenth)."""
+    folder = linked_corpus(count)
+    shutil.rmtree(out, ignore_errors=True)
+    proc = subprocess.Popen([BIN, "batch", folder, "--out", out, "--jobs", str(jobs)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    samples = sample_rss(proc, 0.2, lambda: len(os.listdir(out)) if os.path.isdir(out) else 0)
     shutil.rmtree(folder)
     tenth = max(1, count // 10)
     first = [r for d, r in samples if tenth <= d < 2 * tenth] or [r for _, r in samples[: len(samples) // 10 or 1]]

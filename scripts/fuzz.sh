@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Fuzzes the image-loading path, session sidecars or batch plans with libFuzzer for a few
-# minutes. Not part of CI. Usage: scripts/fuzz.sh [seconds] [image|session|plan]
+# Fuzzes the image-loading path, session sidecars, batch plans or clips (demux, decode,
+# convert, draw, mux) with libFuzzer for a few minutes. Not part of CI.
+# Usage: scripts/fuzz.sh [seconds] [image|session|plan|clip]
 # Crashes land in fuzz/crashes/; replay one with .build/debug/SketchEaseFuzz FILE.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,7 +20,19 @@ if [ "$SKETCHEASE_FUZZ" = image ] && [ -z "$(ls -A "$corpus")" ]; then
     vips resize examples/astronaut.png "$corpus/seed.gif" 0.1
     vips resize examples/grace_hopper.jpg "$corpus/seed.tif" 0.1
 fi
-if [ "$SKETCHEASE_FUZZ" != image ] && [ -z "$(ls -A "$corpus")" ]; then
+if [ "$SKETCHEASE_FUZZ" = clip ] && [ -z "$(ls -A "$corpus")" ]; then
+    # Seeds: tiny clips of the containers and codecs people have (a few KB each).
+    src="testsrc2=size=64x48:rate=10:duration=0.4"
+    tone="sine=duration=0.4"
+    ffmpeg -v error -f lavfi -i "$src" -f lavfi -i "$tone" -c:v libx264 -preset ultrafast -c:a aac -shortest "$corpus/seed.mp4"
+    ffmpeg -v error -f lavfi -i "$src" -c:v libx264 -preset ultrafast -metadata:s:v rotate=90 "$corpus/seed.mov"
+    ffmpeg -v error -f lavfi -i "$src" -f lavfi -i "$tone" -c:v libvpx-vp9 -deadline realtime -c:a libopus -shortest "$corpus/seed.webm"
+    ffmpeg -v error -f lavfi -i "$src" -c:v mjpeg -pix_fmt yuvj420p "$corpus/seed.avi"
+    ffmpeg -v error -f lavfi -i "$src" -f lavfi -i "$tone" -c:v mpeg2video -c:a mp2 -shortest "$corpus/seed.ts"
+    ffmpeg -v error -f lavfi -i "$src" -c:v ffv1 -pix_fmt yuv444p10le "$corpus/seed.mkv"
+    ffmpeg -v error -f lavfi -i "$src" "$corpus/seed.gif"
+fi
+if [ "$SKETCHEASE_FUZZ" != image ] && [ "$SKETCHEASE_FUZZ" != clip ] && [ -z "$(ls -A "$corpus")" ]; then
     # Seeds: a real session and plan, written by the tool itself.
     t=$(mktemp -d)
     swift build --product sketchease >/dev/null

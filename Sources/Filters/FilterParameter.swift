@@ -13,6 +13,8 @@ public struct FilterParameter: Sendable, Equatable {
         case path(defaultValue: String)
         /// Any number of the options, written comma-separated ("eyes,nose"); empty = none.
         case choices(options: [String], defaultValue: [String])
+        /// Two numbers `X,Y` (a pixel, an offset); empty = none.
+        case point(defaultValue: String)
     }
 
     public let id: String
@@ -32,6 +34,7 @@ public struct FilterParameter: Sendable, Equatable {
         case .colour(let d): .text(d)
         case .path(let d): .text(d)
         case .choices(_, let d): .text(d.joined(separator: ","))
+        case .point(let d): .text(d)
         }
     }
 
@@ -44,6 +47,7 @@ public struct FilterParameter: Sendable, Equatable {
         case .choice(let options, let d): "\(options.joined(separator: "|")) (default \(d))"
         case .colour(let d): "#rrggbb (default \(d))"
         case .path(let d): d.isEmpty ? "file path (default none)" : "file path (default \(d))"
+        case .point(let d): d.isEmpty ? "X,Y (default none)" : "X,Y (default \(d))"
         case .choices(let options, let d):
             "any of \(options.joined(separator: ",")), comma-separated (default \(d.isEmpty ? "none" : d.joined(separator: ",")))"
         }
@@ -73,6 +77,10 @@ public struct FilterParameter: Sendable, Equatable {
             return .text(text.lowercased())
         case .path:
             return .text(text)
+        case .point:
+            if text.isEmpty { return .text("") }
+            guard let p = Self.point(text) else { throw fail() }
+            return .text("\(format(p.x)),\(format(p.y))")
         case .choices(let options, _):
             let chosen = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
                 .filter { !$0.isEmpty }
@@ -80,6 +88,13 @@ public struct FilterParameter: Sendable, Equatable {
             // Kept in the declared order, each once, so equal choices compare equal.
             return .text(options.filter(chosen.contains).joined(separator: ","))
         }
+    }
+
+    /// `X,Y` as two finite numbers.
+    static func point(_ text: String) -> (x: Double, y: Double)? {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard parts.count == 2, let x = parts[0], let y = parts[1], x.isFinite, y.isFinite else { return nil }
+        return (x, y)
     }
 
     /// Checks an already-typed value (from a JSON plan or session).

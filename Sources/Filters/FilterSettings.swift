@@ -24,6 +24,8 @@ public struct FilterSettings: Sendable, Equatable, Hashable, Codable {
     public func text(_ id: String) -> String { value(id).text }
     /// The options chosen in a `choices` parameter, in declared order.
     public func list(_ id: String) -> [String] { text(id).split(separator: ",").map(String.init) }
+    /// A `point` parameter's two numbers, nil when it is empty.
+    public func point(_ id: String) -> (x: Double, y: Double)? { FilterParameter.point(text(id)) }
     public func colour(_ id: String) -> RGBColour { RGBColour(hex: text(id)) ?? RGBColour(red: 0, green: 0, blue: 0) }
 
     enum CodingKeys: CodingKey { case values }

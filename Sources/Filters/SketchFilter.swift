@@ -43,9 +43,12 @@ public struct FilterContext: Sendable {
     /// The faces this crop was cut for, in the crop's pixel coordinates (one or more when
     /// overlapping faces share a crop). Empty when the filter runs on a whole image.
     public var faces: [FaceRegion]
+    /// A picture given by the caller for filters that put one in (the chroma key's background):
+    /// the frame of a background clip at this moment. nil = the filter's own (its `image`).
+    public var backdrop: VipsImage?
 
-    public init(faceSize: Double, seed: Int = 0, faces: [FaceRegion] = []) {
-        self.faceSize = faceSize; self.seed = seed; self.faces = faces
+    public init(faceSize: Double, seed: Int = 0, faces: [FaceRegion] = [], backdrop: VipsImage? = nil) {
+        self.faceSize = faceSize; self.seed = seed; self.faces = faces; self.backdrop = backdrop
     }
 }
 

@@ -22,7 +22,7 @@ struct SketchEaseCommand: ParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [
-            BatchCommand.self, EditCommand.self, ApplyCommand.self, DetectCommand.self, ReportCommand.self,
+            BatchCommand.self, VideoCommand.self, EditCommand.self, ApplyCommand.self, DetectCommand.self, ReportCommand.self,
             FiltersCommand.self, GalleryCommand.self, ReportMergeCommand.self, ServeCommand.self,
         ]
     )

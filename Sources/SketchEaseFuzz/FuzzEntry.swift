@@ -1,5 +1,7 @@
+import FFmpeg
 import Foundation
 import SketchEase
+import Video
 
 /// libFuzzer entry point over the paths that read untrusted bytes.
 ///
@@ -7,6 +9,8 @@ import SketchEase
 /// copy, sketch one face region, encode. Bad input must come back as a `PhotoError`.
 /// `SKETCHEASE_FUZZ=session`: the bytes are a session sidecar — read it, replay its edits and
 /// render them over a small photo. `SKETCHEASE_FUZZ=plan`: the bytes are a batch plan.
+/// `SKETCHEASE_FUZZ=clip`: the bytes are a media file — demux, decode, turn upright and convert
+/// its frames, draw a style into them and write a short MP4 with its other streams copied.
 /// Any outcome but a crash, hang or sanitizer report is fine.
 /// Built with `-sanitize=fuzzer` by `scripts/fuzz.sh`; a normal build gets a replay `main`
 /// instead, which runs saved inputs (crashes, corpus) given as arguments.
@@ -16,6 +20,7 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     switch ProcessInfo.processInfo.environment["SKETCHEASE_FUZZ"] ?? "image" {
     case "session": FuzzTargets.session(bytes)
     case "plan": FuzzTargets.plan(bytes)
+    case "clip": FuzzTargets.clip(bytes)
     default: FuzzTargets.image(bytes)
     }
     return 0
@@ -48,6 +53,39 @@ enum FuzzTargets {
         let path = scratch + "/plan.json"
         guard (try? bytes.write(to: URL(fileURLWithPath: path))) != nil else { return }
         _ = try? BatchPlan.read(from: path)
+    }
+
+    static func clip(_ bytes: Data) {
+        let input = scratch + "/input", output = scratch + "/output.mp4"
+        guard (try? bytes.write(to: URL(fileURLWithPath: input))) != nil else { return }
+        do {
+            // A low pixel limit and a few frames keep each run fast; the checks are under test too.
+            let reader = try MediaReader(MediaSource(path: input), pixelLimit: 1_000_000, threads: 1)
+            let writer = try MediaWriter(path: output, reader: reader, settings: EncodingSettings(preset: "ultrafast", threads: 1),
+                                         overwrite: true)
+            let styler = FrameStyler(compositor: FaceCompositor())
+            let scaler = FrameScaler()
+            var frames = 0
+            while frames < 12, let item = try reader.next() {
+                switch item {
+                case .packet(let packet): try writer.write(packet)
+                case .frame(let frame):
+                    frames += 1
+                    _ = scaler.rgb(of: frame, maxSide: 128)
+                    _ = scaler.grey(of: frame, maxSide: 96)
+                    let box = FaceBox(x: Double(frame.width) / 4, y: Double(frame.height) / 4,
+                                      width: Double(frame.width) / 2, height: Double(frame.height) / 2)
+                    try styler.draw([FrameStyler.Face(TrackedFace(id: 1, box: box, opacity: 0.5), style: try .named("pixelate"))], into: frame)
+                    try writer.write(frame)
+                }
+            }
+            try writer.finish()
+        } catch is MediaError {
+        } catch is PhotoError {
+        } catch is VipsError {
+        } catch {
+            fatalError("unexpected error type \(type(of: error)): \(error)")
+        }
     }
 
     static func image(_ bytes: Data) {

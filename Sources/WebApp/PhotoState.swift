@@ -102,6 +102,7 @@ struct FilterDescription: Encodable, Sendable {
             case .choices(let options, _): d.kind = "choices"; d.options = options
             case .colour: d.kind = "colour"
             case .path: d.kind = "path"
+            case .point: d.kind = "point"
             }
             return d
         }

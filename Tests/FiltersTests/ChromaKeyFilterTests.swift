@@ -77,3 +77,42 @@ import Vips
         #expect(error?.description.contains("/nonexistent/backdrop.jpg") == true)
     }
 }
+
+/// Picking the key from a pixel, and placing the background picture.
+@Suite struct ChromaKeyPlacementTests {
+    let filter = ChromaKeyFilter()
+
+    func settings(_ values: [String: String]) throws -> FilterSettings {
+        try FilterRegistry.standard.settings(for: "chroma", assignments: values)
+    }
+
+    @Test func pickTakesTheHueOfThatPixel() throws {
+        let blueScreen = try VipsImage.solid(width: 60, height: 40, pixel: [30, 60, 200]).reinterpreted(as: "srgb")
+        let picked = try filter.resolvingPick(settings(["pick": "10,10"]), in: blueScreen)
+        #expect(abs(picked.number("hue") - ChromaKeyFilter.hue(red: 30, green: 60, blue: 200)) < 0.1)
+        #expect(picked.point("pick") == nil)
+        // Keyed with that hue, the blue screen is replaced entirely.
+        let out = try filter.apply(to: blueScreen, settings: settings(["pick": "5,5", "background": "#ff0000", "softness": "0", "spill": "0"]),
+                                   context: FilterContext(faceSize: 20))
+        #expect(try out.crop(x: 30, y: 20, width: 1, height: 1).pixels() == [255, 0, 0])
+        #expect(throws: FilterError.self) { try settings(["pick": "ten,10"]) }
+    }
+
+    @Test func backgroundPictureIsScaledTurnedAndMoved() throws {
+        // A 40×20 picture, left half black, right half white, as the backdrop of a 100×100 area.
+        let picture = try VipsImage.solid(width: 20, height: 20, pixel: [0, 0, 0]).embed(x: 0, y: 0, width: 40, height: 20, extend: "white")
+        let cover = try filter.background(width: 100, height: 100, settings: settings([:]), picture: picture)
+        #expect(try cover.crop(x: 10, y: 50, width: 1, height: 1).pixels() == [0, 0, 0])      // left: black
+        #expect(try cover.crop(x: 90, y: 50, width: 1, height: 1).pixels() == [255, 255, 255])  // right: white
+        // Moved 80 px left: white comes to the middle-left.
+        let moved = try filter.background(width: 100, height: 100, settings: settings(["offset": "-80,0"]), picture: picture)
+        #expect(try moved.crop(x: 40, y: 50, width: 1, height: 1).pixels() == [255, 255, 255])
+        // Half the size: the background colour shows around it.
+        let small = try filter.background(width: 100, height: 100, settings: settings(["scale": "0.5", "background": "#00ff00"]),
+                                          picture: picture)
+        #expect(try small.crop(x: 50, y: 5, width: 1, height: 1).pixels() == [0, 255, 0])
+        // Turned half a turn: white on the left.
+        let turned = try filter.background(width: 100, height: 100, settings: settings(["rotate": "180"]), picture: picture)
+        #expect(try turned.crop(x: 10, y: 50, width: 1, height: 1).pixels() == [255, 255, 255])
+    }
+}

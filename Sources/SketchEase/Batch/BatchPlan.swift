@@ -13,6 +13,10 @@ import Foundation
 /// reading order (1 = top left, as `sketchease detect` lists them) or by a box `[x, y, w, h]`:
 /// the detected face overlapping it most (intersection over union at least 0.3), or, if none
 /// does, a new face box there. `others` styles the faces not listed (default: left as they are).
+///
+/// A clip is listed the same way: its faces are tracks, named by track id (as `sketchease detect`
+/// lists them for a clip) or by a box on a given frame (`"frame": 120` or `"time": 4.0`): the
+/// track there, or, if none, a box followed through the clip from there.
 public struct BatchPlan: Sendable, Equatable {
     public static let format = "sketchease-plan"
     public static let currentVersion = 1
@@ -25,6 +29,13 @@ public struct BatchPlan: Sendable, Equatable {
         public var target: Target
         /// nil: leave the face as it is.
         public var style: FaceStyle?
+        /// For a box in a clip: the moment the box is on.
+        public var moment: Moment?
+
+        public enum Moment: Sendable, Equatable {
+            case frame(Int)
+            case time(Double)
+        }
     }
 
     public struct PhotoEntry: Sendable, Equatable {
@@ -70,7 +81,18 @@ public struct BatchPlan: Sendable, Equatable {
                 default:
                     throw fail("faces[\(j)]: give either \"face\" (a number) or \"box\" ([x, y, w, h])")
                 }
-                faces.append(FaceEntry(target: target, style: f.style))
+                var moment: FaceEntry.Moment?
+                switch (f.frame, f.time) {
+                case (nil, nil): moment = nil
+                case (let n?, nil):
+                    guard n >= 0 else { throw fail("faces[\(j)]: \"frame\" numbers start at 0") }
+                    moment = .frame(n)
+                case (nil, let t?):
+                    guard t.isFinite, t >= 0 else { throw fail("faces[\(j)]: \"time\" must be seconds from the start") }
+                    moment = .time(t)
+                default: throw fail("faces[\(j)]: give \"frame\" or \"time\", not both")
+                }
+                faces.append(FaceEntry(target: target, style: f.style, moment: moment))
             }
             photos.append(PhotoEntry(path: absolute, faces: faces, others: p.others))
         }
@@ -102,6 +124,8 @@ public struct BatchPlan: Sendable, Equatable {
         var face: Int?
         var box: [Double]?
         var style: FaceStyle?
+        var frame: Int?
+        var time: Double?
     }
 }
 

@@ -49,9 +49,11 @@ public enum InputCollector {
     ]
 
     /// Collects `inputs` (files and folders, in command-line order). `outputFolders` are the
-    /// folders this run writes into: never walked into.
-    public static func collect(_ inputs: [String], recursive: Bool, outputFolders: [String] = []) -> InputCollection {
-        var walk = Walk(recursive: recursive, excluded: Set(outputFolders.compactMap(FileIdentity.init)))
+    /// folders this run writes into: never walked into. Folders give the files whose suffix is
+    /// one of `suffixes` (photos, or a video command's clips).
+    public static func collect(_ inputs: [String], recursive: Bool, outputFolders: [String] = [],
+                               suffixes: Set<String> = imageSuffixes) -> InputCollection {
+        var walk = Walk(recursive: recursive, excluded: Set(outputFolders.compactMap(FileIdentity.init)), suffixes: suffixes)
         let fm = FileManager.default
         for input in inputs {
             var isDirectory: ObjCBool = false
@@ -74,11 +76,12 @@ public enum InputCollector {
     private struct Walk {
         let recursive: Bool
         let excluded: Set<FileIdentity>
+        let suffixes: Set<String>
         var visited = Set<FileIdentity>()
         var result = InputCollection()
 
-        init(recursive: Bool, excluded: Set<FileIdentity>) {
-            self.recursive = recursive; self.excluded = excluded
+        init(recursive: Bool, excluded: Set<FileIdentity>, suffixes: Set<String>) {
+            self.recursive = recursive; self.excluded = excluded; self.suffixes = suffixes
         }
 
         mutating func folder(_ folder: String, relative: String, top: Bool) {
@@ -106,7 +109,7 @@ public enum InputCollector {
                     } else {
                         result.unsearchedFolders.append(path)
                     }
-                } else if imageSuffixes.contains((name as NSString).pathExtension.lowercased()) {
+                } else if suffixes.contains((name as NSString).pathExtension.lowercased()) {
                     if record.contains(name: name, in: folder) {
                         result.ownOutputs.append(path)
                     } else {

@@ -44,8 +44,11 @@ public struct StyledFace: Sendable, Equatable {
     public var style: FaceStyle
     /// The detector's five landmarks in photo coordinates, if it gave them.
     public var landmarks: [Point]
+    /// Seed for the style's grain and strokes; nil = derived from the box. A clip's tracked
+    /// face keeps one seed for its whole life, so its texture does not change from frame to frame.
+    public var seed: Int?
 
-    public init(box: FaceBox, style: FaceStyle, landmarks: [Point] = []) {
-        self.box = box; self.style = style; self.landmarks = landmarks
+    public init(box: FaceBox, style: FaceStyle, landmarks: [Point] = [], seed: Int? = nil) {
+        self.box = box; self.style = style; self.landmarks = landmarks; self.seed = seed
     }
 }

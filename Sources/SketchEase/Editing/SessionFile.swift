@@ -51,10 +51,12 @@ public struct SessionFile: Sendable, Equatable, Codable {
     public var position: Int
     /// Whether the faces in effect have been exported.
     public var exported: Bool
+    /// For a clip: how its faces are followed and it is encoded (its faces are its tracks).
+    public var clip: ClipSessionSettings?
 
     enum CodingKeys: String, CodingKey {
         case format, version, source, output, detection, render, compression, imageFormat = "image_format", quality
-        case faces, edits, position, exported
+        case faces, edits, position, exported, clip
     }
 
     /// A session for the export at `exportPath` (whose file is `SessionFile.path(forExport:)`).

@@ -52,7 +52,7 @@ public struct OutputRecord: Sendable {
     /// Records that `file` (a finished temporary file) is about to become `name` in `folder`.
     /// Best effort: a folder whose record cannot be written only means a later run will treat
     /// the output as someone else's file, and refuse to replace it.
-    static func note(file: String, as name: String, in folder: String) {
+    public static func note(file: String, as name: String, in folder: String) {
         guard !isPrivate(folder), let entry = entry(for: file, name: name),
               let line = try? JSONEncoder().encode(entry) else { return }
         let hidden = (folder as NSString).appendingPathComponent(folderName)

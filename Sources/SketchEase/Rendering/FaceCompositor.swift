@@ -15,6 +15,9 @@ import Foundation
 public struct FaceCompositor: Sendable {
     public var registry: FilterRegistry
     public var options: RenderOptions
+    /// The picture the background style puts in at this moment (a background clip's frame,
+    /// for the chroma key); nil = the style's own.
+    public var backdrop: VipsImage?
 
     public init(registry: FilterRegistry = .standard, options: RenderOptions = .init()) {
         self.registry = registry; self.options = options
@@ -129,7 +132,7 @@ public struct FaceCompositor: Sendable {
         let filter = try registry.filter(style.filterID)
         let sizes = faces.map { min($0.box.width, $0.box.height) }
         let faceSize = sizes.isEmpty ? Double(min(image.width, image.height)) / 5 : sizes.reduce(0, +) / Double(sizes.count)
-        let context = FilterContext(faceSize: max(faceSize, 1), seed: 0x5ce7e)
+        let context = FilterContext(faceSize: max(faceSize, 1), seed: 0x5ce7e, backdrop: backdrop)
         return try filter.apply(to: image, settings: style.settings, context: context)
     }
 
@@ -195,6 +198,7 @@ public struct FaceCompositor: Sendable {
     /// The seed of a face's textures, so they do not change between renders: the one place
     /// seeds are made (from the face's position).
     static func seed(for face: StyledFace) -> Int {
+        if let seed = face.seed { return seed }
         let box = face.box
         return (Int(box.x.rounded()) &* 73_856_093) ^ (Int(box.y.rounded()) &* 19_349_663) & 0x7fff_ffff
     }

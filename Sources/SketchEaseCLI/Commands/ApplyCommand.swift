@@ -77,6 +77,7 @@ struct ApplyCommand: ParsableCommand {
             throw error
         }
         try session.checkSource(file: file)
+        if session.clip != nil { return try applyClip(file) }
         let photo = try Photo.load(path: session.source.path, pixelLimit: limits.maxPixels)
         let history = try session.history(file: file, imageSize: photo.size)
         let target = session.exportPath(sessionFile: file, folder: out)

@@ -1,15 +1,17 @@
 import ArgumentParser
 import Foundation
 import SketchEase
+import Video
 
 struct DetectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "detect",
-        abstract: "List the faces found in photos.",
+        abstract: "List the faces found in photos (and the tracked faces of clips).",
         discussion: """
             Coordinates are pixels of the upright photo (EXIF orientation applied): \
             box = [x, y, width, height]; landmarks are the eyes, nose tip and mouth corners, \
-            left and right as seen in the image.
+            left and right as seen in the image. A clip gives its tracks: each face's id (as \
+            `video --plan` names it) and its smoothed box on every frame it is drawn on.
             """
     )
 
@@ -21,6 +23,8 @@ struct DetectCommand: ParsableCommand {
     var json = false
 
     @OptionGroup var detection: DetectionFlags
+
+    @OptionGroup(title: "Clips") var tracking: TrackingFlags
 
     @OptionGroup var limits: PixelLimitFlag
 
@@ -55,15 +59,20 @@ struct DetectCommand: ParsableCommand {
         var failures = collection.problems
         for problem in collection.problems { Terminal.error(problem.description) }
         let detector = try detection.openDetector()
-        var results: [PhotoFaces] = []
+        var results: [DetectResult] = []
         for file in collection.files {
             do {
+                if ClipFiles.isClip(file.path) {
+                    let entry = try clipTracks(file.path, detector: detector)
+                    if json { results.append(.clip(entry)) } else { printTable(entry) }
+                    continue
+                }
                 let photo = try Photo.load(path: file.path, pixelLimit: limits.maxPixels)
                 let faces = try detector.detect(in: photo, options: detection.options)
                 let entry = PhotoFaces(file: file.path, width: photo.width, height: photo.height,
                                        detector: detector.kind.rawValue, fallback: detector.kind == .cascade,
                                        faces: faces.map(Self.json))
-                if json { results.append(entry) } else { printTable(file.path, size: (photo.width, photo.height), faces: faces) }
+                if json { results.append(.photo(entry)) } else { printTable(file.path, size: (photo.width, photo.height), faces: faces) }
             } catch {
                 let failure = PhotoError(path: file.path, wrapping: error)
                 failures.append(failure)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import FFmpeg
 import SketchEase
 
 struct EditCommand: ParsableCommand {
@@ -16,6 +17,11 @@ struct EditCommand: ParsableCommand {
             settings). --filter and --param give the style that `set FACE` uses when no style is \
             named. Commands can also be piped in:
               printf 'set all pencil\\nexport\\nquit\\n' | sketchease edit group.jpg --out out/
+
+            A clip (talk.mov) is edited the same way: its faces are its tracks (as `detect` lists \
+            them), the preview is a contact sheet of each face's clearest picture, `add X Y W H \
+            @SECONDS` draws a box on that frame and follows it, and `export` writes OUT/<name>.mp4 \
+            (H.264, CRF 18).
             """
     )
 
@@ -37,6 +43,8 @@ struct EditCommand: ParsableCommand {
 
     @OptionGroup var limits: PixelLimitFlag
 
+    @OptionGroup(title: "Clips") var tracking: TrackingFlags
+
     func validate() throws {
         try input.requirePhotos()
         guard out != nil else { throw ValidationError("missing --out DIR: the folder for the results, previews and sessions") }
@@ -46,7 +54,10 @@ struct EditCommand: ParsableCommand {
         let out = out!
         let settings = EditorLoop.Settings(
             outputFolder: out, defaultStyle: try style.style(), detection: detection.options, render: try style.renderOptions(),
-            export: export.options(overwrite: true), compare: compare, pixelLimit: limits.maxPixels)
+            export: export.options(overwrite: true), compare: compare, pixelLimit: limits.maxPixels,
+            clip: ClipSessionSettings(maxMiss: tracking.maxMiss, fade: tracking.fade, detectEvery: tracking.detectEvery,
+                                      format: "mp4", crf: EncodingSettings.defaultCRF, preset: EncodingSettings.defaultPreset,
+                                      keepMetadata: false))
         // Before any photo is opened: edits are saved as they are made, so the folder must take files.
         try Terminal.failing { try OutputFolder.prepare(out) }
         let collection = input.collect(outputFolders: [out])

@@ -1,5 +1,6 @@
 import Foundation
 import SketchEase
+import Video
 
 /// The `sketchease edit` prompt: reads commands line by line (from a person or a script) and
 /// applies them to the photos in turn. A bad command gets a short message; it never ends the loop.
@@ -12,6 +13,8 @@ final class EditorLoop {
         var export: ExportOptions
         var compare: Bool
         var pixelLimit = Photo.defaultPixelLimit
+        /// How clips are followed and encoded (a clip's faces are its tracks).
+        var clip: ClipSessionSettings? = nil
     }
 
     private struct Problem: Error { let message: String }
@@ -25,7 +28,7 @@ final class EditorLoop {
     let inline: InlineImage.Kind?
     /// Line editing and history when a person types at a terminal.
     private let lineEditor: LineEditor?
-    private var sessions: [Int: EditingSession] = [:]
+    private var sessions: [Int: any FaceEditingSession] = [:]
     private var current = 0
     private var failed = Set<Int>()
     private var quitWarned = false
@@ -90,7 +93,7 @@ final class EditorLoop {
         return readLine().map(LineEditor.Input.line) ?? .end
     }
 
-    private var session: EditingSession { sessions[current]! }
+    private var session: any FaceEditingSession { sessions[current]! }
 
     private var prompt: String {
         let name = (files[current].path as NSString).lastPathComponent
@@ -171,18 +174,29 @@ final class EditorLoop {
             return .move(face: try face(args[0]), dx: Double(try pixels(args[1])), dy: Double(try pixels(args[2])))
         case .resize:
             let id = try face(args[0])
-            let box = session.image.history.face(id)!.box
+            let box = session.history.face(id)!.box
             if args.count == 2 {
                 guard args[1].lowercased().hasSuffix("x"), let f = Double(args[1].dropLast()), f > 0, f.isFinite else { throw usage }
                 return .resize(face: id, width: box.width * f, height: box.height * f)
             }
             return .resize(face: id, width: Double(try pixels(args[1])), height: Double(try pixels(args[2])))
         case .add:
-            let numbers = try args.prefix(4).map(pixels)
-            let rest = Array(args.dropFirst(4))
+            // On a clip, `@SECONDS` last says which frame the box is on.
+            var words = args
+            var time: Double?
+            if let last = words.last, last.hasPrefix("@") {
+                guard let t = Double(last.dropFirst()), t.isFinite, t >= 0 else {
+                    throw Problem(message: "'\(last)': a time is @SECONDS from the start, e.g. @12.5")
+                }
+                time = t
+                words.removeLast()
+            }
+            guard words.count >= 4 else { throw usage }
+            let numbers = try words.prefix(4).map(pixels)
+            let rest = Array(words.dropFirst(4))
             let style = rest.isEmpty ? nil : try style(from: rest, for: [])
             let box = FaceBox(x: Double(numbers[0]), y: Double(numbers[1]), width: Double(numbers[2]), height: Double(numbers[3]))
-            return .add(face: session.image.history.nextFaceID, box: box, style: style)
+            return try session.addition(of: box, style: style, at: time)
         case .delete:
             return .delete(faces: try faces(args[0]))
         default:
@@ -200,7 +214,7 @@ final class EditorLoop {
     }
 
     private func faces(_ selector: String) throws -> [Int] {
-        try FaceSelection.parse(selector, known: session.image.faces.map(\.id))
+        try FaceSelection.parse(selector, known: session.history.faces.map(\.id))
     }
 
     private func face(_ word: String) throws -> Int {
@@ -227,7 +241,7 @@ final class EditorLoop {
             let id = try registry.filter(name).id
             return FaceStyle(filterID: id, settings: try registry.settings(for: id, assignments: assignments))
         }
-        let history = session.image.history
+        let history = session.history
         let current = Set(ids.compactMap { history.face($0)?.style })
         let base = current.count == 1 && ids.allSatisfy({ history.face($0)?.style != nil })
             ? current.first! : settings.defaultStyle
@@ -254,7 +268,7 @@ final class EditorLoop {
         case .move(let id, _, _), .resize(let id, _, _), .add(let id, _, _): id
         default: nil
         }
-        guard let id, let box = session.image.history.face(id)?.box else { return " (cut off at the photo's edge)" }
+        guard let id, let box = session.history.face(id)?.box else { return " (cut off at the photo's edge)" }
         return " (cut off at the photo's edge: now \(Rounding.size(box)) at \(Rounding.corner(box)))"
     }
 
@@ -273,11 +287,9 @@ final class EditorLoop {
 
     private func introduce() {
         let s = session
-        let photo = s.image.photo
-        let count = s.image.faces.count
         let where_ = files.count > 1 ? "[\(current + 1)/\(files.count)] " : ""
-        say("\(where_)\(s.file.path): \(Terminal.count(count, "face")) (\(photo.width)×\(photo.height))"
-            + (s.resumed ? ", resumed from \(s.sessionPath) (\(Terminal.count(s.image.history.position, "edit")) in effect)" : ""))
+        say("\(where_)\(s.file.path): \(s.summary)"
+            + (s.resumed ? ", resumed from \(s.sessionPath) (\(Terminal.count(s.history.position, "edit")) in effect)" : ""))
         listFaces()
         do { try reportFaces(warningsOnly: true) } catch { complain(Self.message(for: error)) }
         do { try showPreview() } catch { complain(Self.message(for: error)) }
@@ -286,12 +298,8 @@ final class EditorLoop {
     /// The face report for the boxes now in effect; `warningsOnly` prints just the problems
     /// (shown when a photo opens, so a bad face is flagged before styling it).
     private func reportFaces(warningsOnly: Bool) throws {
-        let faces = session.image.faces
         // Boxes as edited: the detector's confidence no longer applies, so none is shown.
-        let detected = faces.map { DetectedFace(box: $0.box, score: 1, landmarks: $0.landmarks) }
-        var assessments = try FaceReport.analyse(photo: session.image.photo, faces: detected)
-        for i in assessments.indices { assessments[i].index = faces[i].id }
-        for a in assessments {
+        for a in try session.assessments() {
             if warningsOnly {
                 for w in a.warnings { say("  face \(a.index): \(w.message)") }
             } else {
@@ -301,7 +309,7 @@ final class EditorLoop {
     }
 
     private func listFaces() {
-        let faces = session.image.faces
+        let faces = session.history.faces
         if faces.isEmpty { say("  no faces found (`add X Y W H` draws a box, `detect 0.3` looks harder)") }
         for face in faces {
             let box = "at \(Rounding.corner(face.box)) size \(Rounding.size(face.box))"
@@ -355,7 +363,7 @@ final class EditorLoop {
         if before.isEmpty || before.hasSuffix(" ") { words.append("") }
         guard words.count > 1 else { return PromptCommand.all.map(\.name) }
         guard let command = PromptCommand.named(words[0]) else { return [] }
-        let ids = session.image.faces.map { String($0.id) }
+        let ids = session.history.faces.map { String($0.id) }
         switch command.action {
         case .set, .add:
             let position = words.count - 1
@@ -423,9 +431,17 @@ final class EditorLoop {
             if sessions[i] != nil { return i }
             if !failed.contains(i) {
                 do {
-                    sessions[i] = try EditingSession(file: files[i], outputFolder: settings.outputFolder, detector: detector,
-                                                     detection: settings.detection, render: settings.render,
-                                                     export: settings.export, pixelLimit: settings.pixelLimit)
+                    if let clip = settings.clip, ClipFiles.isClip(files[i].path) {
+                        let bar = ClipProgressBar(), name = (files[i].path as NSString).lastPathComponent
+                        defer { bar.clear() }
+                        sessions[i] = try ClipEditingSession(file: files[i], outputFolder: settings.outputFolder, detector: detector,
+                                                             detection: settings.detection, render: settings.render, settings: clip,
+                                                             pixelLimit: settings.pixelLimit) { bar.update($0, name: name) }
+                    } else {
+                        sessions[i] = try EditingSession(file: files[i], outputFolder: settings.outputFolder, detector: detector,
+                                                         detection: settings.detection, render: settings.render,
+                                                         export: settings.export, pixelLimit: settings.pixelLimit)
+                    }
                     return i
                 } catch {
                     failed.insert(i)
@@ -437,8 +453,8 @@ final class EditorLoop {
         return nil
     }
 
-    private var unexported: [EditingSession] {
-        sessions.keys.sorted().compactMap { sessions[$0] }.filter(\.hasUnexportedChanges)
+    private var unexported: [any FaceEditingSession] {
+        sessions.keys.sorted().compactMap { sessions[$0] }.filter { $0.hasUnexportedChanges }
     }
 
     private func quit(force: Bool) -> Bool {
@@ -446,7 +462,7 @@ final class EditorLoop {
         if force || pending.isEmpty || quitWarned { return true }
         quitWarned = true
         let names = pending.map { ($0.file.path as NSString).lastPathComponent }.joined(separator: ", ")
-        let kept = pending.allSatisfy(\.isSaved)
+        let kept = pending.allSatisfy { $0.isSaved }
             ? "your edits are kept in \(pending.count == 1 ? "its session file" : "their session files")"
             : "the latest edits could NOT be saved: they are lost if you leave now"
         say("Not exported yet: \(names) (\(kept)).\n`export` (or `export all`) writes the results; `quit` again leaves anyway.")

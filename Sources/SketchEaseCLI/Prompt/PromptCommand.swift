@@ -48,7 +48,8 @@ struct PromptCommand: Sendable {
               summary: "draw a box around a face the detector missed",
               details: """
                 X Y is the top-left corner, W H the size, in whole pixels of the full-size photo. \
-                With STYLE the new face is styled at once.
+                With STYLE the new face is styled at once. On a clip, end with @SECONDS for the \
+                frame the box is on (default the first): the box is followed through the clip.
                 """),
         .init(action: .delete, name: "delete", aliases: ["del", "d"], usage: "delete FACES", arguments: 1...1,
               summary: "remove face boxes that are not faces",

@@ -102,7 +102,8 @@ export class Panel {
     const values = { ...style.parameters };
     const current = (p) => (p.id in values ? values[p.id] : p.default);
     const styleWith = (id, value) => ({ filter: filter.id, parameters: { ...values, [id]: value } });
-    const rows = filter.parameters.filter((p) => p.kind !== 'path').map((p) => {
+    // Files and pixel positions (the chroma key's picture, pick, offset) are set at the prompt.
+    const rows = filter.parameters.filter((p) => p.kind !== 'path' && p.kind !== 'point').map((p) => {
       const id = `param-${p.id}`;
       const label = el('label', { for: id, title: p.summary }, el('span', {}, p.id));
       let control;

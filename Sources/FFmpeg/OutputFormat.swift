@@ -1,0 +1,67 @@
+/// What `MediaWriter` writes: the container and the codecs that go in it.
+public enum OutputFormat: String, CaseIterable, Sendable {
+    /// H.264 (libx264), 4:2:0, in MP4; audio and mov_text subtitles carried over.
+    case mp4
+    /// VP9 (libvpx) in WebM; Opus or Vorbis audio carried over (others become Opus).
+    case webm
+    /// Animated GIF, a palette made for each frame; no sound.
+    case gif
+    /// Animated WebP (libwebp); no sound.
+    case webp
+
+    public var fileExtension: String { rawValue }
+
+    /// FFmpeg's muxer name.
+    var muxer: String { rawValue }
+
+    /// FFmpeg's encoder name for the pictures.
+    var videoEncoder: String {
+        switch self {
+        case .mp4: "libx264"
+        case .webm: "libvpx-vp9"
+        case .gif: "gif"
+        case .webp: "libwebp_anim"
+        }
+    }
+
+    /// The encoder audio is turned into when the container cannot hold the original.
+    var audioEncoder: String? {
+        switch self {
+        case .mp4: "aac"
+        case .webm: "libopus"
+        case .gif, .webp: nil
+        }
+    }
+
+    /// The time base the container keeps (GIF counts hundredths, WebP milliseconds), or nil
+    /// for "the input's own", so timestamps pass through exactly.
+    var fixedTimeBase: Rational? {
+        switch self {
+        case .gif: Rational(1, 100)
+        case .webp: Rational(1, 1000)
+        case .mp4, .webm: nil
+        }
+    }
+}
+
+/// How the video is encoded.
+public struct EncodingSettings: Sendable, Equatable {
+    public var format: OutputFormat
+    /// Constant rate factor (H.264 and VP9): lower is better and larger; 18 looks like the input.
+    public var crf: Int
+    /// x264's speed/size trade-off, ultrafast...veryslow (for VP9 mapped to its cpu-used).
+    public var preset: String
+    /// Keep the input's metadata (GPS location, device make and model, dates); stripped by default.
+    public var keepMetadata: Bool
+    /// Encoder threads (0 = FFmpeg's choice).
+    public var threads: Int
+
+    public static let presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow"]
+    public static let defaultCRF = 18
+    public static let defaultPreset = "veryfast"
+
+    public init(format: OutputFormat = .mp4, crf: Int = EncodingSettings.defaultCRF, preset: String = EncodingSettings.defaultPreset,
+                keepMetadata: Bool = false, threads: Int = 0) {
+        self.format = format; self.crf = crf; self.preset = preset; self.keepMetadata = keepMetadata; self.threads = threads
+    }
+}

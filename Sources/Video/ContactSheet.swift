@@ -1,0 +1,92 @@
+import FFmpeg
+import Foundation
+import SketchEase
+import Synchronization
+
+/// Each track's clearest picture (the face large, sharp, confidently found, fully shown), cut
+/// out of the frame with room around it: the tiles of a clip's contact sheet.
+final class TrackPictures: Sendable {
+    struct Picture: Sendable {
+        var pixels: [UInt8]
+        /// Where the picture was cut from, in frame pixels.
+        var region: Region
+        /// The face's box and landmarks on that frame.
+        var box: FaceBox
+        var landmarks: [Point]
+        var frame: Int
+        var quality: Double
+    }
+
+    private let table = Mutex<[Int: Picture]>([:])
+
+    var pictures: [Int: Picture] { table.withLock { $0 } }
+
+    /// Keeps each face on `frame` whose picture is clearer than the one kept for its track.
+    func consider(_ frame: VideoFrame, _ tracked: TrackedFrame) {
+        for face in tracked.faces where face.opacity >= 1 && face.id > 0 {
+            let inside = face.box.intersection(FaceBox(x: 0, y: 0, width: Double(frame.width), height: Double(frame.height)))
+            let quality = face.score * face.box.area.squareRoot() * ((inside?.area ?? 0) / max(face.box.area, 1))
+            // Ties go to the earlier frame, so the choice is the same however frames arrive.
+            let better = table.withLock { kept in
+                guard let k = kept[face.id] else { return true }
+                return quality > k.quality || (quality == k.quality && frame.index < k.frame)
+            }
+            guard better else { continue }
+            take(face.id, box: face.box, landmarks: face.landmarks, from: frame, quality: quality)
+        }
+    }
+
+    /// Keeps `box` on `frame` as the picture of `id`.
+    func take(_ id: Int, box: FaceBox, landmarks: [Point] = [], from frame: VideoFrame, quality: Double = 0) {
+        guard let region = Region(enclosing: box.grown(by: 1.8), in: (frame.width, frame.height)) else { return }
+        let pixels = frame.rgb(x: region.x, y: region.y, width: region.width, height: region.height)
+        let picture = Picture(pixels: pixels, region: region, box: box, landmarks: landmarks, frame: frame.index, quality: quality)
+        table.withLock { $0[id] = picture }
+    }
+}
+
+/// The pictures of a clip's tracks side by side, in rows: what `edit` shows for a clip, each
+/// face numbered and drawn in its style as on the frame it comes from.
+struct ContactSheet {
+    let photo: Photo
+    /// Per id: what to add to a frame position to get its place on the sheet.
+    let offsets: [Int: (dx: Double, dy: Double)]
+
+    static let gap = 16
+    static let rowWidth = 1800
+
+    /// The sheet of `ids`' pictures (ids without one are left out), in id order.
+    init(_ pictures: [Int: TrackPictures.Picture], ids: [Int]) throws {
+        var x = Self.gap, y = Self.gap, rowHeight = 0, width = Self.gap
+        var placed: [(id: Int, picture: TrackPictures.Picture, x: Int, y: Int)] = []
+        for id in ids.sorted() {
+            guard let p = pictures[id] else { continue }
+            if x > Self.gap, x + p.region.width > Self.rowWidth {
+                x = Self.gap; y += rowHeight + Self.gap; rowHeight = 0
+            }
+            placed.append((id, p, x, y))
+            x += p.region.width + Self.gap
+            width = max(width, x)
+            rowHeight = max(rowHeight, p.region.height)
+        }
+        let height = y + rowHeight + Self.gap
+        var sheet = try VipsImage.solid(width: max(width, 64), height: max(height, 64), pixel: [48, 48, 48])
+        var offsets: [Int: (Double, Double)] = [:]
+        for p in placed {
+            let tile = try VipsImage.fromPixels(p.picture.pixels, width: p.picture.region.width, height: p.picture.region.height, bands: 3)
+            sheet = try sheet.inserting(tile, x: p.x, y: p.y)
+            offsets[p.id] = (Double(p.x - p.picture.region.x), Double(p.y - p.picture.region.y))
+        }
+        photo = try Photo(image: sheet.reinterpreted(as: "srgb").inMemory())
+        self.offsets = offsets
+    }
+
+    /// `face` (in frame pixels) placed on the sheet; nil for a face with no picture.
+    func place(_ face: EditableFace) -> EditableFace? {
+        guard let o = offsets[face.id] else { return nil }
+        var f = face
+        f.box = FaceBox(x: face.box.x + o.dx, y: face.box.y + o.dy, width: face.box.width, height: face.box.height)
+        f.landmarks = face.landmarks.map { Point(x: $0.x + o.dx, y: $0.y + o.dy) }
+        return f
+    }
+}

@@ -1,0 +1,93 @@
+import FFmpeg
+import SketchEase
+
+/// How a face moves between frames, measured on small grey copies (`GreyPlane`): block
+/// matching of the middle half of its box, which holds the eyes, nose and mouth and little of
+/// the background.
+enum FaceMotion {
+    /// How far (frame pixels) the middle half of `box` moved from `before` to `after`, searching
+    /// around `predicted` (frame pixels); nil when there is too little texture to tell, or the
+    /// best match is poor.
+    static func measure(_ box: FaceBox, from before: GreyPlane, to after: GreyPlane,
+                        predicted: (Double, Double), radius least: Int = 6) -> (dx: Double, dy: Double)? {
+        let k = before.scale
+        let (x, y, w, h) = middle(of: box, scale: k)
+        let expected = (predicted.0 * k).magnitude + (predicted.1 * k).magnitude
+        let radius = min(16, max(least, Int(expected.rounded(.up)) + 3))
+        let texture = before.texture(x: x, y: y, width: w, height: h)
+        guard texture >= 2, let m = before.motion(to: after, x: x, y: y, width: w, height: h, radius: radius),
+              m.cost <= max(3, 0.5 * texture),
+              abs(m.dx) < Double(radius), abs(m.dy) < Double(radius) else { return nil }
+        return (m.dx / k, m.dy / k)
+    }
+
+    /// The middle half of a box, in a plane's pixels.
+    static func middle(of box: FaceBox, scale k: Double) -> (x: Int, y: Int, width: Int, height: Int) {
+        let w = max(6, Int((box.width * 0.5 * k).rounded())), h = max(6, Int((box.height * 0.5 * k).rounded()))
+        return (Int((box.center.x * k).rounded()) - w / 2, Int((box.center.y * k).rounded()) - h / 2, w, h)
+    }
+
+    /// What the middle of a face looked like, to tell it from what may move in front of it.
+    struct Template {
+        let pixels: [UInt8]
+        let width: Int, height: Int
+        let texture: Double
+
+        /// The middle half of `box` in `plane`; nil when it is not inside the plane.
+        init?(_ box: FaceBox, in plane: GreyPlane) {
+            let (x, y, w, h) = middle(of: box, scale: plane.scale)
+            guard let block = plane.block(x: x, y: y, width: w, height: h) else { return nil }
+            pixels = block; width = w; height = h
+            texture = plane.texture(x: x, y: y, width: w, height: h)
+        }
+
+        /// Whether the middle of `box` in `plane` still looks like this (the face, not something
+        /// in front of it).
+        func resembles(_ box: FaceBox, in plane: GreyPlane) -> Bool {
+            let k = plane.scale
+            let x = Int((box.center.x * k).rounded()) - width / 2, y = Int((box.center.y * k).rounded()) - height / 2
+            guard let difference = plane.difference(from: pixels, x: x, y: y, width: width, height: height) else { return false }
+            return difference <= max(8, 0.8 * texture)
+        }
+    }
+}
+
+/// Follows a box given on one frame (a face the detector does not find, added by hand) through
+/// the frames around it by its motion, for as long as it still looks as it did there.
+struct BoxFollower {
+    let id: Int
+    let startFrame: Int
+    private(set) var boxes: [Int: FaceBox] = [:]
+    private var box: FaceBox
+    private var velocity = (0.0, 0.0)
+    private let template: FaceMotion.Template?
+    private(set) var lost = false
+
+    /// Starts at `box` on `frame`, whose grey copy is `plane`, and follows it back through
+    /// `earlier` (the frames just before, newest first) as far as it goes.
+    init(id: Int, box: FaceBox, frame: Int, plane: GreyPlane, earlier: [(frame: Int, plane: GreyPlane)]) {
+        self.id = id; self.box = box; startFrame = frame
+        template = FaceMotion.Template(box, in: plane)
+        boxes[frame] = box
+        var current = box, here = plane
+        for (n, before) in earlier {
+            guard let m = FaceMotion.measure(current, from: here, to: before, predicted: (0, 0), radius: 8) else { break }
+            current.x += m.dx; current.y += m.dy
+            if let template, !template.resembles(current, in: before) { break }
+            boxes[n] = current
+            here = before
+        }
+    }
+
+    /// Follows it onto the next frame.
+    mutating func step(frame: Int, from before: GreyPlane, to after: GreyPlane) {
+        guard !lost else { return }
+        guard let m = FaceMotion.measure(box, from: before, to: after, predicted: velocity) else { lost = true; return }
+        var moved = box
+        moved.x += m.dx; moved.y += m.dy
+        if let template, !template.resembles(moved, in: after) { lost = true; return }
+        velocity = (m.dx, m.dy)
+        box = moved
+        boxes[frame] = moved
+    }
+}

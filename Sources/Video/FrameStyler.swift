@@ -1,0 +1,65 @@
+import FFmpeg
+import Foundation
+import SketchEase
+
+/// Draws tracked faces' styles into a frame, in place.
+///
+/// Only the faces' regions are touched: each group of overlapping faces is read out of the
+/// frame as RGB, drawn by the photo path's `FaceCompositor` (the same styles, masks and
+/// feathering as a photo), and written back where the style changed a pixel, so everything
+/// else stays exactly as decoded. Each track draws with its own seed, so its grain and
+/// strokes stay put on a still face and move with a moving one.
+public struct FrameStyler: Sendable {
+    public var compositor: FaceCompositor
+
+    public init(compositor: FaceCompositor) {
+        self.compositor = compositor
+    }
+
+    /// One face to draw: where, in which style, how strongly.
+    public struct Face: Sendable {
+        public var face: TrackedFace
+        public var style: FaceStyle
+        public init(_ face: TrackedFace, style: FaceStyle) { self.face = face; self.style = style }
+    }
+
+    /// The seed a track draws with, the same on every frame.
+    public static func seed(forTrack id: Int) -> Int {
+        Int(truncatingIfNeeded: (UInt64(id) &+ 0x9E37_79B9) &* 0xBF58_476D_1CE4_E5B9 >> 33)
+    }
+
+    /// Draws `faces` into `frame`. With a background style the whole frame is redrawn (over
+    /// `backdrop`, a background clip's frame, where the style puts a picture in).
+    public func draw(_ faces: [Face], into frame: VideoFrame, backdrop: VipsImage? = nil) throws {
+        let bounds = (width: frame.width, height: frame.height)
+        if compositor.options.background != nil {
+            var whole = self
+            whole.compositor.backdrop = backdrop
+            try whole.draw(faces, region: Region(x: 0, y: 0, width: bounds.width, height: bounds.height), into: frame, wholeFrame: true)
+            return
+        }
+        let regions = faces.map { Region(enclosing: $0.face.box.grown(by: compositor.options.boxScale), in: bounds) }
+        for group in Region.overlapGroups(regions) {
+            guard let region = group.compactMap({ regions[$0] }).reduce(nil, { (u: Region?, r) in u?.union(r) ?? r }) else { continue }
+            try draw(group.map { faces[$0] }, region: region, into: frame, wholeFrame: false)
+        }
+    }
+
+    private func draw(_ faces: [Face], region: Region, into frame: VideoFrame, wholeFrame: Bool) throws {
+        let before = frame.rgb(x: region.x, y: region.y, width: region.width, height: region.height)
+        let image = try VipsImage.fromPixels(before, width: region.width, height: region.height, bands: 3)
+        let dx = Double(region.x), dy = Double(region.y)
+        // Faces fading in or out: with a background style the whole frame is one drawing, so
+        // a face is drawn from halfway through its fade.
+        let drawn = faces.filter { !wholeFrame || $0.face.opacity >= 0.5 }
+        let styled = drawn.map { f in
+            StyledFace(box: FaceBox(x: f.face.box.x - dx, y: f.face.box.y - dy, width: f.face.box.width, height: f.face.box.height),
+                       style: f.style, landmarks: f.face.landmarks.map { Point(x: $0.x - dx, y: $0.y - dy) },
+                       seed: Self.seed(forTrack: f.face.id))
+        }
+        let after = try compositor.render(image, faces: styled).pixels()
+        let opacity = wholeFrame ? 1 : faces.map(\.face.opacity).max() ?? 1
+        try frame.write(rgb: after, before: before, x: region.x, y: region.y, width: region.width, height: region.height,
+                        opacity: opacity)
+    }
+}

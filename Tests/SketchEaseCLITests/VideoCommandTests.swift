@@ -1,0 +1,174 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `sketchease video` end to end, on clips generated here.
+@Suite struct VideoCommandTests {
+    /// A short clip of the example photo with a tone, in `folder`.
+    func clip(_ folder: String, name: String = "clip.mp4", seconds: Double = 1, width: Int = 480, metadata: [String] = []) throws -> String {
+        let path = folder + "/" + name
+        try TestClips.ffmpeg(["-loop", "1", "-framerate", "10", "-t", "\(seconds)", "-i", TestAssets.group,
+                              "-f", "lavfi", "-i", "sine=frequency=330:duration=\(seconds)",
+                              "-vf", "scale=\(width):-2", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p",
+                              "-c:a", "aac", "-shortest"] + metadata + [path])
+        return path
+    }
+
+    @Test func writesTheClipAndSkipsItNextTime() throws {
+        let folder = try TestAssets.temporaryFolder("video-cli")
+        let input = try clip(folder)
+        let out = folder + "/out"
+        let first = try CLIRunner.run(["video", input, "--out", out, "--stats", folder + "/stats.json"])
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stderr.contains("1 written"))
+        #expect(try TestClips.frameTimes(out + "/clip.mp4") == TestClips.frameTimes(input))
+        let stats = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/stats.json"))) as? [String: Any]
+        let entry = (stats?["clips"] as? [[String: Any]])?.first
+        #expect(entry?["frames"] as? Int == 10)
+        #expect((entry?["tracks"] as? Int ?? 0) >= 2)
+        let again = try CLIRunner.run(["video", input, "--out", out])
+        #expect(again.status == 0)
+        #expect(again.stderr.contains("0 written, 1 skipped"))
+    }
+
+    @Test func aBadClipIsOneLineAndTheRestIsDone() throws {
+        let folder = try TestAssets.temporaryFolder("video-bad")
+        let good = try clip(folder)
+        let bad = try BadInputs.text(in: folder, name: "notes.mp4")
+        let result = try CLIRunner.run(["video", folder, "--out", folder + "/out"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("error: \(bad): not a video (unrecognised format)"))
+        #expect(result.stderr.contains("1 written, 1 failed"))
+        #expect(FileManager.default.fileExists(atPath: folder + "/out/clip.mp4"))
+        #expect(!FileManager.default.fileExists(atPath: folder + "/out/notes.mp4"))
+        _ = good
+    }
+
+    @Test func sharingFormats() throws {
+        let folder = try TestAssets.temporaryFolder("video-formats")
+        let input = try clip(folder)
+        for (format, codec) in [("gif", "gif"), ("webp", "webp"), ("webm", "vp9")] {
+            let result = try CLIRunner.run(["video", input, "--out", folder + "/out", "--format", format])
+            #expect(result.status == 0, "\(format): \(result.stderr)")
+            let output = folder + "/out/clip." + format
+            let probe = try TestClips.ffprobe(["-select_streams", "v", "-show_entries", "stream=codec_name", "-of", "csv=p=0", output])
+            #expect(probe.trimmingCharacters(in: .whitespacesAndNewlines) == codec, "\(format)")
+            if format != "webp" {  // FFmpeg 5.1 reads animated WebP as one frame
+                #expect(try TestClips.frameTimes(output).count == 10, "\(format)")
+            }
+        }
+        // WebM keeps the sound, as Opus (WebM cannot hold AAC).
+        let audio = try TestClips.ffprobe(["-select_streams", "a", "-show_entries", "stream=codec_name", "-of", "csv=p=0", folder + "/out/clip.webm"])
+        #expect(audio.trimmingCharacters(in: .whitespacesAndNewlines) == "opus")
+    }
+
+    @Test func locationAndDeviceAreLeftOutUnlessKept() throws {
+        let folder = try TestAssets.temporaryFolder("video-meta")
+        let input = try clip(folder, metadata: ["-metadata", "location=+48.8584+002.2945/", "-metadata", "make=Apple",
+                                                "-metadata", "model=iPhone 15", "-metadata", "title=Picnic"])
+        let tags = { (path: String) in try TestClips.ffprobe(["-show_entries", "format_tags", "-of", "flat", path]) }
+        #expect(try tags(input).contains("48.8584"))
+        _ = try CLIRunner.run(["video", input, "--out", folder + "/plain"])
+        let plain = try tags(folder + "/plain/clip.mp4")
+        #expect(!plain.contains("48.8584") && !plain.contains("Apple") && !plain.contains("iPhone"), "\(plain)")
+        _ = try CLIRunner.run(["video", input, "--out", folder + "/kept", "--keep-metadata"])
+        let kept = try tags(folder + "/kept/clip.mp4")
+        #expect(kept.contains("Picnic"), "\(kept)")
+    }
+
+    /// A generated source standing in for a camera: recorded with its own timestamps, from 0,
+    /// gaps kept (a camera that delivers late frames must not be played back too fast).
+    @Test func liveSourceKeepsItsTimestamps() throws {
+        let folder = try TestAssets.temporaryFolder("video-live")
+        let source = "testsrc2=size=320x240:rate=20,setpts='N/20/TB+if(gte(N,10),0.5/TB,0)+100/TB'"
+        let result = try CLIRunner.run(["video", source, "--input-format", "lavfi", "--duration", "1.5", "--out", folder])
+        #expect(result.status == 0, "\(result.stderr)")
+        let times = try TestClips.frameSeconds(folder + "/live.mp4")
+        #expect(times.first == 0)
+        #expect(times.count == 20)  // 0...0.45 s, then 1.0...1.45 s: 1.5 s of source time
+        #expect(abs(times[10] - times[9] - 0.55) < 0.001)
+    }
+
+    @Test func killedMidClipLeavesNothingAndRerunCompletes() throws {
+        let folder = try TestAssets.temporaryFolder("video-kill")
+        let input = try clip(folder, seconds: 6, width: 320)
+        let out = folder + "/out"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CLIRunner.executable)
+        process.arguments = ["video", input, "--out", out, "-f", "cartoon"]
+        process.environment = ProcessInfo.processInfo.environment.merging(["SKETCHEASE_MODEL": TestAssets.model]) { $1 }
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Wait for the hidden temporary output to be under way, then kill.
+        let deadline = Date().addingTimeInterval(60)
+        func partial() -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: out)) ?? []).filter { $0.hasSuffix(".tmp") } }
+        while Date() < deadline, (partial().first.map { (try? TestAssets.fileSize(out + "/" + $0)) ?? 0 } ?? 0) == 0 { usleep(5_000) }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(!FileManager.default.fileExists(atPath: out + "/clip.mp4"), "no output under the real name")
+        #expect(partial().count == 1, "the killed run's temporary file")
+        let rerun = try CLIRunner.run(["video", input, "--out", out, "-f", "cartoon"])
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out).filter { !$0.hasPrefix(".sketchease") } == ["clip.mp4"],
+                "stale temporary removed")
+        #expect(try TestClips.frameTimes(out + "/clip.mp4").count == 60)
+    }
+}
+
+/// `detect` on a clip, and a plan made from what it prints.
+@Suite struct ClipDetectAndPlanTests {
+    @Test func detectListsTracksThatAPlanNamesById() throws {
+        let folder = try TestAssets.temporaryFolder("clip-detect")
+        let input = try VideoCommandTests().clip(folder)
+        let detect = try CLIRunner.run(["detect", input, "--json"])
+        #expect(detect.status == 0, "\(detect.stderr)")
+        let entries = try JSONSerialization.jsonObject(with: Data(detect.stdout.utf8)) as? [[String: Any]]
+        let entry = try #require(entries?.first)
+        #expect(entry["file"] as? String == input)
+        #expect(entry["frames"] as? Int == 10)
+        let tracks = try #require(entry["tracks"] as? [[String: Any]])
+        #expect(tracks.count == 3)
+        let first = try #require((tracks.first?["boxes"] as? [[String: Any]])?.first)
+        #expect(Set(first.keys).isSuperset(of: ["frame", "time", "box", "score", "landmarks"]))
+        #expect((tracks.first?["boxes"] as? [[String: Any]])?.count == 10)
+
+        let plan = folder + "/plan.json"
+        try Data("""
+            {"format": "sketchease-plan", "version": 1, "photos": [
+              {"path": "clip.mp4", "faces": [{"face": 2, "style": {"filter": "blur"}}, {"face": 9}]}]}
+            """.utf8).write(to: URL(fileURLWithPath: plan))
+        let video = try CLIRunner.run(["video", "--plan", plan, "--out", folder + "/out"])
+        #expect(video.status == 0, "\(video.stderr)")
+        #expect(video.stderr.contains("no track 9 (tracks found: 1, 2, 3)"))
+        #expect(try TestClips.frameTimes(folder + "/out/clip.mp4").count == 10)
+    }
+}
+
+/// `edit` on a clip: the same prompt, faces are tracks.
+@Suite struct ClipEditTests {
+    @Test func tracksAreStyledAddedAndExportedThenResumed() throws {
+        let folder = try TestAssets.temporaryFolder("clip-edit")
+        let input = try VideoCommandTests().clip(folder)
+        let out = folder + "/out"
+        let first = try CLIRunner.run(["edit", input, "--out", out],
+                                      stdin: "set 2 pencil\nadd 40 40 60 60 blur @0.5\nlist\nexport\nquit\n")
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout.contains("3 tracked faces (480×230"), "\(first.stdout)")
+        #expect(first.stdout.contains("face 4 added at 40, 40 (60×60)"))
+        #expect(first.stdout.contains("exported \(out)/clip.mp4"))
+        #expect(try TestClips.frameTimes(out + "/clip.mp4") == TestClips.frameTimes(input))
+        let session = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "/.sketchease/clip.sketchease.json"))) as? [String: Any]
+        let clip = session?["clip"] as? [String: Any]
+        #expect((clip?["added_on"] as? [String: Int])?["4"] == 5)
+        #expect(FileManager.default.fileExists(atPath: out + "/.sketchease/clip.preview.png"))
+        // Again: resumed with its edits; `detect` is for photos.
+        let again = try CLIRunner.run(["edit", input, "--out", out], stdin: "detect 0.3\nlist\nquit\n")
+        #expect(again.stdout.contains("resumed from"), "\(again.stdout)")
+        #expect(again.stdout.contains("4  at 40, 40 size 60×60"))
+        #expect(again.stderr.contains("a clip's are followed once"))
+        // apply writes the same clip again.
+        let applied = try CLIRunner.run(["apply", out, "--out", folder + "/again"])
+        #expect(applied.status == 0, "\(applied.stderr)")
+        #expect(try TestClips.frameTimes(folder + "/again/clip.mp4").count == 10)
+    }
+}

@@ -1,0 +1,60 @@
+import FFmpeg
+import Foundation
+import SketchEase
+import Testing
+import TestSupport
+import Video
+
+/// The tracker on the synthetic scene, whose every face's true box is known.
+@Suite struct FaceTrackerTests {
+    func tracked(_ settings: TrackerSettings = .init()) throws -> (score: TrackingScore, report: ClipReport) {
+        let scene = try ClipFixtures.standard.get()
+        let options = ClipOptions(tracking: settings, styles: TrackStyles(others: nil))
+        let (tracks, report) = try ClipFixtures.renderer(options).track(MediaSource(path: scene.path))
+        let frames = tracks.frames.map { $0.faces.map { (box: $0.box, id: $0.id, opacity: $0.opacity) } }
+        return (TrackingScore(truths: scene.truths, frames: frames), report)
+    }
+
+    @Test func facesAreFollowedWithoutSwitchesOrShaking() throws {
+        let every = Int(ProcessInfo.processInfo.environment["SKETCHEASE_DETECT_EVERY"] ?? "0") ?? 0
+        let (score, report) = try tracked(TrackerSettings(detectEvery: every))
+        print("tracker: \(score); \(report.detections) detections on \(report.frames) frames")
+        #expect(report.frames == (try ClipFixtures.standard.get()).clip.frameCount)
+        #expect(score.missed == 0)
+        #expect(score.idSwitches == 0)
+        #expect(score.splitFaces == 0)
+        #expect(score.medianJitter <= 0.005)
+        #expect(score.p95Jitter <= 0.02)
+    }
+
+    /// What the tracker improves on: the detector run on every frame, boxes linked by overlap
+    /// (a measurement for the README, not a check: run with SKETCHEASE_BASELINE=1).
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["SKETCHEASE_BASELINE"] != nil))
+    func rawDetectionsAsABaseline() throws {
+        let scene = try ClipFixtures.standard.get()
+        let reader = try MediaReader(MediaSource(path: scene.path))
+        let detector = try ClipFixtures.detector()
+        let scaler = FrameScaler()
+        var frames: [[(box: FaceBox, id: Int, opacity: Double)]] = []
+        var previous: [(box: FaceBox, id: Int, opacity: Double)] = []
+        var nextID = 1
+        while let item = try reader.next() {
+            guard case .frame(let frame) = item else { continue }
+            let small = scaler.rgb(of: frame, maxSide: 640)
+            let image = try VipsImage.fromPixels(small.pixels, width: small.width, height: small.height, bands: 3)
+            let found = try detector.detect(in: image, fullSize: (frame.width, frame.height))
+            let linked = found.map { face -> (box: FaceBox, id: Int, opacity: Double) in
+                if let match = previous.max(by: { $0.box.iou(face.box) < $1.box.iou(face.box) }), match.box.iou(face.box) >= 0.3 {
+                    return (face.box, match.id, 1)
+                }
+                nextID += 1
+                return (face.box, nextID - 1, 1)
+            }
+            frames.append(linked)
+            previous = linked
+        }
+        let score = TrackingScore(truths: scene.truths, frames: frames)
+        print("every-frame detection, overlap links: \(score)")
+        #expect(frames.count == scene.clip.frameCount)
+    }
+}

@@ -1,0 +1,62 @@
+import FFmpeg
+import Foundation
+import SketchEase
+import Testing
+import TestSupport
+import Video
+
+/// Plans for clips: faces named by track id or by a box on a frame.
+@Suite struct PlannedClipTests {
+    func plan(_ json: String, clip: String) throws -> PlannedClip {
+        let folder = try TestAssets.temporaryFolder("clip-plan")
+        let file = folder + "/plan.json"
+        try Data(json.utf8).write(to: URL(fileURLWithPath: file))
+        let plan = try BatchPlan.read(from: file)
+        return PlannedClip(entry: try #require(plan.entry(for: clip)), plan: file)
+    }
+
+    @Test func tracksNamedByIdOrByABoxOnAFrame() throws {
+        let scene = try ClipFixtures.standard.get()
+        let renderer = ClipFixtures.renderer(ClipOptions(styles: TrackStyles(others: nil)))
+        let hopper = scene.truths[30].first { $0.sprite == 2 }!.box
+        let suit = scene.truths[30].first { $0.sprite == 0 }!.box  // the zooming astronaut: her suit, below the face
+        let planned = try plan("""
+            {"format": "sketchease-plan", "version": 1, "photos": [{"path": "\(scene.path)", "faces": [
+              {"face": 1, "style": {"filter": "blur"}},
+              {"box": [\(hopper.x), \(hopper.y), \(hopper.width), \(hopper.height)], "frame": 30, "style": {"filter": "ink"}},
+              {"box": [\(suit.x), \(suit.maxY + 10), \(suit.width), \(suit.height)], "time": 1.0, "style": {"filter": "pixelate"}}
+            ]}]}
+            """, clip: scene.path)
+        #expect(planned.needsTracks)
+        let found = try renderer.track(MediaSource(path: scene.path), follow: planned.follows).tracks
+        let (tracks, styles) = try planned.resolve(found)
+        let hopperID = try #require(found.track(on: 30, overlapping: FaceBox(x: hopper.x, y: hopper.y, width: hopper.width, height: hopper.height)))
+        #expect(styles.style(forTrack: 1)?.filterID == "blur")
+        #expect(styles.style(forTrack: hopperID)?.filterID == "ink")
+        #expect(styles.style(forTrack: 99) == nil)  // not listed, no `others`: left as filmed
+        // The suit is no face: followed from frame 30 as a track of its own, the next id.
+        let added = found.nextID
+        #expect(styles.style(forTrack: added)?.filterID == "pixelate")
+        let followed = tracks.faces(of: added)
+        #expect(followed.count > 60, "followed over \(followed.count) frames")
+        // It moves with the astronaut (who drifts right and grows): its centre follows hers.
+        for (n, face) in followed where n % 20 == 0 {
+            let truth = scene.truths[n].first { $0.sprite == 0 }!.box
+            #expect(abs(face.box.center.x - truth.centerX) < truth.width * 0.5, "frame \(n)")
+        }
+        #expect(tracks.frames.allSatisfy { $0.faces.allSatisfy { $0.id > 0 } })
+    }
+
+    @Test func aTrackNamedTwiceIsRefused() throws {
+        let scene = try ClipFixtures.standard.get()
+        let hopper = scene.truths[30].first { $0.sprite == 2 }!.box
+        let found = try ClipFixtures.renderer(ClipOptions(styles: TrackStyles(others: nil))).track(MediaSource(path: scene.path)).tracks
+        let id = try #require(found.track(on: 30, overlapping: FaceBox(x: hopper.x, y: hopper.y, width: hopper.width, height: hopper.height)))
+        let planned = try plan("""
+            {"format": "sketchease-plan", "version": 1, "photos": [{"path": "\(scene.path)", "faces": [
+              {"face": \(id), "style": {"filter": "blur"}},
+              {"box": [\(hopper.x), \(hopper.y), \(hopper.width), \(hopper.height)], "frame": 30}]}]}
+            """, clip: scene.path)
+        #expect(throws: SessionError.self) { try planned.resolve(found) }
+    }
+}

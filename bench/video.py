@@ -1,0 +1,165 @@
+#!/usr/bin/env python3
+"""SketchEase video benchmark: one run, one generated clip, ratios measured back to back.
+
+The clip (made here, bench/corpus/clip1080.mp4): 60 s of 1080p30 H.264 with an AAC tone, the
+example photos moving over a wall (two faces always, a third entering and leaving every 10 s).
+Measures, in --repeat rounds each run back to back:
+  - the transcode floor `ffmpeg -i in.mp4 -c:v libx264 -preset P -crf C -c:a copy out.mp4`
+    with sketchease's default preset and CRF, and `sketchease video in.mp4 -f pencil`: wall
+    time, peak RSS, stage times (--stats); the ratio is the median of the rounds' ratios;
+  - the real-time factor (seconds of video per second of work) at 1080p30;
+  - deface 1.5.0 (PyPI, in a virtual environment under bench/.venv-deface) on the first
+    --deface-seconds of the clip, against sketchease on the same part (pencil, and blur, the
+    same kind of work deface does): frames a second;
+  - RSS over a --soak-minutes clip (the clip repeated), sampled each second: peak, and the
+    mean of the first and last tenth (flat = no growth).
+Targets (issue 16): ≤ 1.5× the floor, ≥ 20× deface's throughput, ≥ 1.0× real time, peak RSS
+≤ 300 MB and flat.
+Usage: bench/video.py [--repeat N] [--deface-seconds S] [--soak-minutes M] [--style NAME]
+"""
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+from run import sample_rss, timed
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BIN = os.path.join(ROOT, ".build/release/sketchease")
+CORPUS = os.path.join(ROOT, "bench/corpus")
+RESULTS = os.path.join(ROOT, "bench/results")
+CLIP = os.path.join(CORPUS, "clip1080.mp4")
+VENV = os.path.join(ROOT, "bench/.venv-deface")
+PRESET, CRF = "veryfast", 18
+
+
+def make_clip(path, seconds=60):
+    """The example photos over a wall, moving; a tone. Deterministic."""
+    e = os.path.join(ROOT, "examples")
+    graph = (
+        "[1]crop=310:330:110:70,scale=-2:300,loop=-1:1:0,setpts=N/30/TB[a];"
+        "[2]crop=210:240:120:10,scale=-2:340,loop=-1:1:0,setpts=N/30/TB[b];"
+        "[2]crop=210:240:120:10,hflip,scale=-2:260,loop=-1:1:0,setpts=N/30/TB[c];"
+        "[0][a]overlay=x='760+420*sin(2*PI*t/12)':y='160+60*sin(2*PI*t/7)':shortest=1[v1];"
+        "[v1][b]overlay=x='200+120*sin(2*PI*t/9)':y='560+40*cos(2*PI*t/5)'[v2];"
+        "[v2][c]overlay=x='if(lt(mod(t,20),10),1920-mod(t,20)*120,1920-(20-mod(t,20))*120)':y=620[v]")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", f"color=c=0x9a8f80:s=1920x1080:r=30:d={seconds}",
+                    "-i", os.path.join(e, "grace_hopper.jpg"), "-i", os.path.join(e, "astronaut.png"),
+                    "-f", "lavfi", "-i", f"sine=frequency=440:sample_rate=48000:duration={seconds}",
+                    "-filter_complex", graph, "-map", "[v]", "-map", "3:a", "-c:v", "libx264", "-preset", "veryfast",
+                    "-crf", "18", "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "128k", "-t", str(seconds), path + ".tmp.mp4"],
+                   check=True)
+    os.replace(path + ".tmp.mp4", path)
+
+
+def cut(source, seconds, path):
+    subprocess.run(["ffmpeg", "-v", "error", "-y", "-i", source, "-t", str(seconds), "-c", "copy", path], check=True)
+
+
+def floor(clip, work):
+    return timed(["ffmpeg", "-v", "error", "-y", "-i", clip, "-c:v", "libx264", "-preset", PRESET, "-crf", str(CRF),
+                  "-c:a", "copy", os.path.join(work, "floor.mp4")])
+
+
+def ours(clip, work, style):
+    stats = os.path.join(work, "stats.json")
+    wall, rss = timed([BIN, "video", clip, "--out", os.path.join(work, "ours"), "--overwrite", "-f", style, "--stats", stats])
+    with open(stats) as f:
+        entry = json.load(f)["clips"][0]
+    return wall, rss, entry
+
+
+def deface(clip, work):
+    """deface 1.5.0 in its own virtual environment (made once); its wall time and peak RSS."""
+    python = os.path.join(VENV, "bin", "python")
+    if not os.path.exists(os.path.join(VENV, "bin", "deface")):
+        subprocess.run([sys.executable, "-m", "venv", VENV], check=True)
+        subprocess.run([python, "-m", "pip", "install", "--quiet", "deface==1.5.0"], check=True)
+    return timed([os.path.join(VENV, "bin", "deface"), clip, "-o", os.path.join(work, "deface.mp4")])
+
+
+def soak(clip, minutes, work, style):
+    """A long clip (the clip repeated), RSS sampled each second: peak, first and last tenth means."""
+    listing = os.path.join(work, "list.txt")
+    with open(listing, "w") as f:
+        for _ in range(minutes):
+            f.write(f"file '{clip}'\n")
+    long = os.path.join(work, "long.mp4")
+    subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "concat", "-safe", "0", "-i", listing, "-c", "copy", long], check=True)
+    proc = subprocess.Popen([BIN, "video", long, "--out", os.path.join(work, "soak"), "--overwrite", "-f", style],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    start = time.perf_counter()
+    samples = [rss for _, rss in sample_rss(proc, 1)]
+    wall = time.perf_counter() - start
+    tenth = max(1, len(samples) // 10)
+    return max(samples), statistics.mean(samples[:tenth]), statistics.mean(samples[-tenth:]), wall, proc.returncode
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--repeat", type=int, default=2)
+    ap.add_argument("--style", default="pencil")
+    ap.add_argument("--deface-seconds", type=float, default=10, help="0 = skip deface")
+    ap.add_argument("--soak-minutes", type=int, default=10, help="0 = skip the long clip")
+    args = ap.parse_args()
+    if not os.path.exists(CLIP):
+        print("bench: making the 60 s 1080p30 clip", flush=True)
+        make_clip(CLIP)
+    work = tempfile.mkdtemp(prefix="sketchease-video-bench-")
+    rounds = []
+    for _ in range(args.repeat):
+        f_wall, f_rss = floor(CLIP, work)
+        o_wall, o_rss, entry = ours(CLIP, work, args.style)
+        rounds.append({"floor": f_wall, "floor_rss": f_rss, "ours": o_wall, "rss": o_rss, "entry": entry, "ratio": o_wall / f_wall})
+        print(f"round: floor {f_wall:.1f} s, ours {o_wall:.1f} s ({o_wall / f_wall:.2f}×), RSS {f_rss:.0f} / {o_rss:.0f} MB", flush=True)
+    lines = []
+    if rounds:
+        med = lambda key: statistics.median(r[key] for r in rounds)
+        entry = rounds[-1]["entry"]
+        frames, duration = entry["frames"], entry["duration"]
+        stages = {k: statistics.median(r["entry"]["stages"][k] for r in rounds) for k in entry["stages"]}
+        lines += [
+            f"| clip | frames | floor `ffmpeg … -preset {PRESET} -crf {CRF}` | sketchease `video -f {args.style}` | ratio | fps | real time | peak RSS (floor / ours) |",
+            "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+            f"| 1080p30, {duration:.0f} s, 1-3 faces | {frames} | {med('floor'):.1f} s ({frames / med('floor'):.0f} fps) | "
+            f"{med('ours'):.1f} s | **{med('ratio'):.2f}×** | {frames / med('ours'):.1f} | **{duration / med('ours'):.2f}×** | "
+            f"{max(r['floor_rss'] for r in rounds):.0f} / **{max(r['rss'] for r in rounds):.0f} MB** |",
+            "",
+            "Stage busy times, seconds (they overlap: stages run side by side): "
+            + ", ".join(f"{k} {v:.1f}" for k, v in stages.items()) + f"; {entry['detections']} detections, {entry['tracks']} tracks.",
+        ]
+        print("\n".join(lines), flush=True)
+    if args.deface_seconds > 0:
+        part = os.path.join(work, "part.mp4")
+        cut(CLIP, args.deface_seconds, part)
+        n = int(round(args.deface_seconds * 30))
+        d_wall, d_rss = deface(part, work)
+        mine = {style: ours(part, work, style) for style in (args.style, "blur")}
+        lines += ["", f"| first {args.deface_seconds:.0f} s ({n} frames) | frames a second | peak RSS | vs deface |",
+                  "| --- | ---: | ---: | ---: |",
+                  f"| deface 1.5.0 (CenterFace, blur) | {n / d_wall:.1f} | {d_rss:.0f} MB | 1× |"]
+        for style, (wall, rss, _) in mine.items():
+            lines.append(f"| sketchease `-f {style}` | {n / wall:.1f} | {rss:.0f} MB | **{d_wall / wall:.1f}×** |")
+        print("\n".join(lines[-5:]), flush=True)
+    if args.soak_minutes > 0:
+        peak, first, last, wall, rc = soak(CLIP, args.soak_minutes, work, args.style)
+        lines += ["", f"- {args.soak_minutes}-minute 1080p30 clip (`-f {args.style}`, {wall / 60:.1f} min): peak RSS **{peak:.0f} MB**; "
+                  f"mean RSS in the first tenth {first:.0f} MB, last tenth {last:.0f} MB (growth {last - first:+.0f} MB; exit {rc})"]
+        print(lines[-1], flush=True)
+    load = os.getloadavg()
+    header = [f"SketchEase video benchmark, {time.strftime('%Y-%m-%d %H:%M')}, {os.cpu_count()} cores, "
+              f"load average {load[0]:.1f} at the end, median of {args.repeat} rounds (floor and sketchease back to back).", ""]
+    os.makedirs(RESULTS, exist_ok=True)
+    with open(os.path.join(RESULTS, "video.md"), "w") as f:
+        f.write("\n".join(header + lines) + "\n")
+    shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
