@@ -305,9 +305,7 @@ public struct ClipRenderer: Sendable {
                     var found: [DetectedFace]? = nil
                     if tracker.shouldDetect(frame: frame.index) {
                         let t0 = DispatchTime.now().uptimeNanoseconds
-                        let small = scaler.rgb(of: frame, maxSide: options.detection.maxSide)
-                        let image = try VipsImage.fromPixels(small.pixels, width: small.width, height: small.height, bands: 3)
-                        found = try detector?.detect(in: image, options: options.detection, fullSize: (frame.width, frame.height))
+                        found = try detector?.detect(in: frame, scaler: scaler, options: options.detection)
                         times.withLock { $0.detect += seconds(since: t0) }
                         counts.withLock { $0.detections += 1 }
                     }

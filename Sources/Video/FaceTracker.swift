@@ -68,7 +68,7 @@ public final class FaceTracker {
             for (i, face) in detections.enumerated() where matches[i] == nil {
                 let track = Track(key: nextKey, frame: frame, time: time, face: face, settings: settings)
                 if let grey { track.template = FaceMotion.Template(face.box, in: grey) }
-                track.bestScore = face.score
+                track.bestScore = face.score ?? 1
                 nextKey += 1
                 traceBack(track)
                 tracks.append(track)
@@ -238,7 +238,8 @@ private final class Track {
     /// Sightings of the last two seconds: when a face is lost behind something its last boxes
     /// are partial, so where it was going and how large it is are judged from these.
     private var recent: [(time: Double, box: FaceBox)] = []
-    /// Detector scores of the sightings not yet emitted (and the one before), in frame order.
+    /// Detector scores of the sightings not yet emitted (and the one before), in frame order
+    /// (1 for the cascade fallback, which gives none: each of its sightings counts alike).
     private var scores: [(frame: Int, score: Double)] = []
     /// cx, cy, w, h, then x, y of each landmark.
     private var filters: [MotionFilter]
@@ -258,7 +259,7 @@ private final class Track {
         firstSeen = frame; firstTime = time; firstBox = face.box
         lastSeen = frame; lastSeenTime = time
         landmarkCount = face.landmarks.count
-        scores = [(frame, face.score)]
+        scores = [(frame, face.score ?? 1)]
         recent = [(time, face.box)]
         let size = max(face.box.width, 1)
         let values = Self.measurements(face)
@@ -312,11 +313,11 @@ private final class Track {
         if let sighting {
             // A face going behind something is still found for a while, with a lower score:
             // the template is taken only from clear sightings.
-            bestScore = max(bestScore, sighting.score)
-            if let grey, sighting.score >= 0.85 * bestScore { template = FaceMotion.Template(sighting.box, in: grey) }
+            bestScore = max(bestScore, sighting.score ?? 1)
+            if let grey, (sighting.score ?? 1) >= 0.85 * bestScore { template = FaceMotion.Template(sighting.box, in: grey) }
             sightings += 1
             lastSeen = frame; lastSeenTime = time
-            scores.append((frame, sighting.score))
+            scores.append((frame, sighting.score ?? 1))
             recent.append((time, sighting.box))
             if let keep = recent.firstIndex(where: { $0.time >= time - 2 }), keep > 0 { recent.removeFirst(keep) }
         }

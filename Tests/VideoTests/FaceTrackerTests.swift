@@ -40,9 +40,7 @@ import Video
         var nextID = 1
         while let item = try reader.next() {
             guard case .frame(let frame) = item else { continue }
-            let small = scaler.rgb(of: frame, maxSide: 640)
-            let image = try VipsImage.fromPixels(small.pixels, width: small.width, height: small.height, bands: 3)
-            let found = try detector.detect(in: image, fullSize: (frame.width, frame.height))
+            let found = try detector.detect(in: frame, scaler: scaler, options: DetectionOptions())
             let linked = found.map { face -> (box: FaceBox, id: Int, opacity: Double) in
                 if let match = previous.max(by: { $0.box.iou(face.box) < $1.box.iou(face.box) }), match.box.iou(face.box) >= 0.3 {
                     return (face.box, match.id, 1)
