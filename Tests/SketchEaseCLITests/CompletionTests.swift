@@ -70,15 +70,9 @@ import TestSupport
     @Test func fishCompletesPathsFoldersAndStyles() throws {
         let (folder, _) = try workspace()
         func candidates(_ line: String) throws -> [String] {
-            let fish = Process()
-            fish.executableURL = URL(fileURLWithPath: "/usr/bin/fish")
-            fish.arguments = ["--no-config", "-c", "source \(folder)/sketchease.fish; complete -C '\(line)'"]
-            fish.currentDirectoryURL = URL(fileURLWithPath: folder + "/work")
-            let out = Pipe()
-            fish.standardOutput = out
-            try fish.run()
-            let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            fish.waitUntilExit()
+            let fish = try ChildProcess("/usr/bin/fish", ["--no-config", "-c", "source \(folder)/sketchease.fish; complete -C '\(line)'"],
+                                        directory: folder + "/work", error: .null)
+            let text = String(decoding: fish.outputs(timeout: 60).stdout, as: UTF8.self)
             return text.split(separator: "\n").map { String($0.split(separator: "\t")[0]) }
         }
         #expect(try candidates("sketchease batch port") == ["portrait.png"])

@@ -13,16 +13,13 @@ import Vips
             try FileManager.default.copyItem(atPath: source, toPath: inputs + "/photo \(i) été." + (source as NSString).pathExtension)
         }
         let interrupted = try TestAssets.temporaryFolder("kill-out")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CLIRunner.executable)
-        process.arguments = ["batch", inputs, "--out", interrupted]
-        process.environment = ProcessInfo.processInfo.environment.merging(["SKETCHEASE_MODEL": TestAssets.model]) { $1 }
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try ChildProcess(CLIRunner.executable, ["batch", inputs, "--out", interrupted],
+                                       environment: ProcessInfo.processInfo.environment.merging(["SKETCHEASE_MODEL": TestAssets.model]) { $1 },
+                                       output: .null, error: .null)
         let deadline = Date().addingTimeInterval(60)
         while Date() < deadline, visiblePNGs(interrupted).count < 2 { usleep(5_000) }
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        process.signal(SIGKILL)
+        process.wait()
         let done = visiblePNGs(interrupted)
         #expect(done.count >= 2 && done.count < 12, "kill should land mid-batch, \(done.count) finished")
         for name in done { _ = try VipsImage.load(path: interrupted + "/" + name).pixels() } // complete files only

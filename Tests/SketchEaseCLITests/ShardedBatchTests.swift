@@ -30,14 +30,10 @@ import Vips
         return found
     }
 
-    func launch(_ arguments: [String]) throws -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CLIRunner.executable)
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(["SKETCHEASE_MODEL": TestAssets.model]) { $1 }
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        return process
+    func launch(_ arguments: [String]) throws -> ChildProcess {
+        try ChildProcess(CLIRunner.executable, arguments,
+                         environment: ProcessInfo.processInfo.environment.merging(["SKETCHEASE_MODEL": TestAssets.model]) { $1 },
+                         output: .null, error: .null)
     }
 
     @Test func concurrentShardsEqualOneRun() throws {
@@ -53,7 +49,7 @@ import Vips
                 try launch(["batch", inputs, "-r", "--out", out, "--jobs", "1", "--shard", "\(k)/\(count)",
                             "--report", out + "/report-\(k).json"])
             }
-            for run in runs { run.waitUntilExit(); #expect(run.terminationStatus == 0) }
+            for run in runs { #expect(run.wait() == 0) }
             #expect(try results(out) == expected, "\(count) shards")
             let reports = (1...count).map { out + "/report-\($0).json" }
             let merged = try CLIRunner.run(["report-merge"] + reports + ["--out", out + "/all.json"])
@@ -76,9 +72,9 @@ import Vips
         let second = try launch(["batch", inputs, "-r", "--out", out, "--jobs", "1", "--shard", "2/2"])
         let deadline = Date().addingTimeInterval(60)
         while Date() < deadline, (try results(out)).count < 3 { usleep(20_000) }
-        kill(first.processIdentifier, SIGKILL)
-        first.waitUntilExit()
-        second.waitUntilExit()
+        first.signal(SIGKILL)
+        first.wait()
+        second.wait()
         #expect(try results(out).count < 14, "the kill landed before the end")
         let again = try CLIRunner.run(["batch", inputs, "-r", "--out", out, "--jobs", "1", "--shard", "1/2"])
         #expect(again.status == 0, "\(again.stderr)")
@@ -115,17 +111,12 @@ import Vips
         let bin = CLIRunner.executable
         let command = "parallel --halt now,fail=1 '\(bin)' batch '\(inputs)' -r --out '\(out)' --jobs 1 --shard {}/3 "
             + "--report '\(out)/r{}.json' ::: 1 2 3 && '\(bin)' report-merge '\(out)'/r*.json"
-        let shell = Process()
-        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
-        shell.arguments = ["-c", command]
-        shell.environment = ProcessInfo.processInfo.environment.merging(["SKETCHEASE_MODEL": TestAssets.model]) { $1 }
-        let pipe = Pipe()
-        shell.standardOutput = pipe
-        shell.standardError = FileHandle.nullDevice
-        try shell.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        shell.waitUntilExit()
-        #expect(shell.terminationStatus == 0, "\(output)")
+        let shell = try ChildProcess("/bin/sh", ["-c", command],
+                                     environment: ProcessInfo.processInfo.environment.merging(["SKETCHEASE_MODEL": TestAssets.model]) { $1 },
+                                     error: .null)
+        let (status, data, _) = shell.outputs()
+        let output = String(decoding: data, as: UTF8.self)
+        #expect(status == 0, "\(output)")
         #expect(output.hasPrefix("14 written (3 reports, shards 1/3, 2/3, 3/3)"), "\(output)")
         #expect(try results(out).count == 14)
     }

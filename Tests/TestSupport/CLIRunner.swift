@@ -22,35 +22,25 @@ public struct CLIRunner {
     /// Runs the command with `arguments`. `environment` adds to this process's environment
     /// (with SKETCHEASE_MODEL set to the repository's model), or with `replacingEnvironment`
     /// is the whole of it. `executable` and `prefixArguments` run something else first (such
-    /// as `/usr/bin/env sketchease`, to find the command through PATH).
+    /// as `/usr/bin/env sketchease`, to find the command through PATH). A run still going after
+    /// `timeout` seconds is killed.
     @discardableResult
     public static func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:],
                            replacingEnvironment: Bool = false, executable: String = CLIRunner.executable,
-                           prefixArguments: [String] = [], in directory: String? = nil) throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = prefixArguments + arguments
+                           prefixArguments: [String] = [], in directory: String? = nil,
+                           timeout: TimeInterval = 600) throws -> Result {
         var env = replacingEnvironment ? [:] : ProcessInfo.processInfo.environment
         if !replacingEnvironment { env["SKETCHEASE_MODEL"] = TestAssets.model }
         for (k, v) in environment { env[k] = v }
-        process.environment = env
-        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-        let out = Pipe(), err = Pipe(), input = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = input
-        try process.run()
-        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
-        try input.fileHandleForWriting.close()
-        // Read both pipes before waiting so a chatty process cannot block on a full pipe.
-        let group = DispatchGroup()
-        nonisolated(unsafe) var outData = Data(), errData = Data()
-        group.enter()
-        DispatchQueue.global().async { outData = out.fileHandleForReading.readDataToEndOfFile(); group.leave() }
-        errData = err.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+        let child = try ChildProcess(executable, prefixArguments + arguments, environment: env, directory: directory,
+                                     input: stdin != nil)
+        if let stdin, let input = child.standardInput {
+            // Written on its own thread, so a child that prints before reading cannot stall it.
+            let bytes = Data(stdin.utf8)
+            DispatchQueue.global().async { try? input.write(contentsOf: bytes); try? input.close() }
+        }
+        let (status, outData, errData) = child.outputs(timeout: timeout)
+        return Result(status: status, stdout: String(decoding: outData, as: UTF8.self),
                       stderr: String(decoding: errData, as: UTF8.self))
     }
 }

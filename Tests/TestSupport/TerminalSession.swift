@@ -50,16 +50,12 @@ public final class TerminalSession {
 
     @discardableResult
     static func tmux(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/tmux")
-        process.arguments = arguments
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw CocoaError(.executableLoad) }
+        // tmux wants a TERM even for a detached session; CI may have none.
+        var environment = ProcessInfo.processInfo.environment
+        if environment["TERM"] == nil { environment["TERM"] = "xterm-256color" }
+        let child = try ChildProcess("/usr/bin/tmux", arguments, environment: environment, error: .null)
+        let (status, data, _) = child.outputs(timeout: 30)
+        guard status == 0 else { throw CocoaError(.executableLoad) }
         return String(decoding: data, as: UTF8.self)
     }
 

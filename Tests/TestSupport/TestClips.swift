@@ -17,32 +17,31 @@ public enum TestClips {
 
     @discardableResult
     static func run(_ tool: String, _ arguments: [String], input: ((FileHandle) throws -> Void)? = nil) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [tool] + arguments
-        let out = Pipe(), err = Pipe(), stdin = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = input == nil ? FileHandle.nullDevice : stdin
-        try process.run()
-        nonisolated(unsafe) var outData = Data(), errData = Data()
-        let group = DispatchGroup()
-        group.enter()
-        DispatchQueue.global().async { outData = out.fileHandleForReading.readDataToEndOfFile(); group.leave() }
-        group.enter()
-        DispatchQueue.global().async { errData = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
-        var feedError: Error?
-        if let input {
-            do { try input(stdin.fileHandleForWriting) } catch { feedError = error }
-            try? stdin.fileHandleForWriting.close()
+        let child = try ChildProcess("/usr/bin/env", [tool] + arguments, input: input != nil)
+        nonisolated(unsafe) var feedError: Error?
+        let fed = DispatchGroup()
+        let feed = input.map(Feeder.init)
+        if let feed, let stdin = child.standardInput {
+            // Fed on its own thread while both outputs are read, so no pipe can fill and stall.
+            fed.enter()
+            DispatchQueue.global().async {
+                do { try feed.write(stdin) } catch { feedError = error }
+                try? stdin.close()
+                fed.leave()
+            }
         }
-        group.wait()
-        process.waitUntilExit()
+        let (status, outData, errData) = child.outputs(timeout: 300)
+        fed.wait()
         if let feedError { throw feedError }
-        guard process.terminationStatus == 0 else {
+        guard status == 0 else {
             throw ToolError(message: "\(tool) \(arguments.joined(separator: " ")): \(String(decoding: errData, as: UTF8.self))")
         }
         return String(decoding: outData, as: UTF8.self)
+    }
+
+    /// What a test writes to a tool's standard input, handed to the thread that writes it.
+    private struct Feeder: @unchecked Sendable {
+        var write: (FileHandle) throws -> Void
     }
 
     public struct ToolError: Error, CustomStringConvertible {

@@ -13,21 +13,13 @@ public struct TinyDisk {
 
     public init(kilobytes: Int, readOnly: Bool = false) throws {
         path = try TestAssets.temporaryFolder("tinydisk")
-        let mount = Process()
-        mount.executableURL = URL(fileURLWithPath: "/bin/mount")
-        mount.arguments = ["-t", "tmpfs", "-o", "size=\(kilobytes)k" + (readOnly ? ",ro" : ""), "tmpfs", path]
-        mount.standardError = FileHandle.nullDevice
-        try mount.run()
-        mount.waitUntilExit()
-        guard mount.terminationStatus == 0 else { throw CocoaError(.fileWriteNoPermission) }
+        let mount = try ChildProcess("/bin/mount", ["-t", "tmpfs", "-o", "size=\(kilobytes)k" + (readOnly ? ",ro" : ""), "tmpfs", path],
+                                     output: .null, error: .null)
+        guard mount.wait(timeout: 30) == 0 else { throw CocoaError(.fileWriteNoPermission) }
     }
 
     public func unmount() {
-        let umount = Process()
-        umount.executableURL = URL(fileURLWithPath: "/bin/umount")
-        umount.arguments = [path]
-        try? umount.run()
-        umount.waitUntilExit()
+        (try? ChildProcess("/bin/umount", [path], output: .null, error: .null))?.wait(timeout: 30)
     }
 }
 

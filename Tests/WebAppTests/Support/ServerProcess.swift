@@ -3,7 +3,7 @@ import TestSupport
 
 /// `sketchease serve …` running in the background for a test: its address, token and log.
 final class ServerProcess: @unchecked Sendable {
-    let process = Process()
+    let process: ChildProcess
     let url: String
     let port: Int
     let token: String
@@ -14,21 +14,15 @@ final class ServerProcess: @unchecked Sendable {
 
     /// Starts the server on any free port and waits until it prints its address.
     init(_ arguments: [String], in directory: String? = nil, environment: [String: String] = [:]) throws {
-        process.executableURL = URL(fileURLWithPath: CLIRunner.executable)
-        process.arguments = ["serve"] + arguments + (arguments.contains("--port") ? [] : ["--port", "0"])
         var env = ProcessInfo.processInfo.environment
         env["SKETCHEASE_MODEL"] = TestAssets.model
         for (k, v) in environment { env[k] = v }
-        process.environment = env
-        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
+        process = try ChildProcess(CLIRunner.executable, ["serve"] + arguments + (arguments.contains("--port") ? [] : ["--port", "0"]),
+                                   environment: env, directory: directory)
         let ready = DispatchSemaphore(value: 0)
         let found = Locked<String?>(nil)
         let outText = stdoutText, errLines = stderrLines
-        out.fileHandleForReading.readabilityHandler = { handle in
+        process.standardOutput!.readabilityHandler = { handle in
             let data = handle.availableData
             if data.isEmpty { handle.readabilityHandler = nil; ready.signal(); return }
             let text = outText.withLock { $0 += String(decoding: data, as: UTF8.self); return $0 }
@@ -37,16 +31,16 @@ final class ServerProcess: @unchecked Sendable {
                 ready.signal()
             }
         }
-        err.fileHandleForReading.readabilityHandler = { handle in
+        process.standardError!.readabilityHandler = { handle in
             let data = handle.availableData
             if data.isEmpty { handle.readabilityHandler = nil; return }
             errLines.withLock { $0 += String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init) }
         }
-        try process.run()
         _ = ready.wait(timeout: .now() + 120)
         guard let url = found.withLock({ $0 }), let components = URLComponents(string: url), let port = components.port,
               let token = components.queryItems?.first(where: { $0.name == "token" })?.value else {
-            process.terminate()
+            process.signal(SIGKILL)
+            process.wait(timeout: 30)
             throw Failure(description: "serve did not start: \(stdoutText.withLock { $0 }) \(stderrLines.withLock { $0 })")
         }
         self.url = url; self.port = port; self.token = token
@@ -63,10 +57,10 @@ final class ServerProcess: @unchecked Sendable {
 
     func stop() {
         guard process.isRunning else { return }
-        process.interrupt()
+        process.signal(SIGINT)
         for _ in 0..<100 where process.isRunning { Thread.sleep(forTimeInterval: 0.05) }
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
+        process.signal(SIGKILL)
+        process.wait(timeout: 30)
     }
 
     deinit { stop() }

@@ -1,9 +1,10 @@
 import Foundation
+import TestSupport
 
 /// Debian's chromium, headless, driven through chromedriver with the W3C WebDriver protocol
 /// (JSON over HTTP): what a person does, done by a test.
 final class WebDriver: @unchecked Sendable {
-    let driver = Process()
+    let driver: ChildProcess
     let port: Int
     let session: String
     let downloads: String
@@ -18,17 +19,14 @@ final class WebDriver: @unchecked Sendable {
     init(width: Int = 1400, height: Int = 900, downloads: String) throws {
         self.downloads = downloads
         port = try Self.freePort()
-        driver.executableURL = URL(fileURLWithPath: "/usr/bin/chromedriver")
-        driver.arguments = ["--port=\(port)"]
-        driver.standardOutput = FileHandle.nullDevice
-        driver.standardError = FileHandle.nullDevice
-        try driver.run()
+        // chromedriver and the browsers it starts share its process group: quit() ends them all.
+        driver = try ChildProcess("/usr/bin/chromedriver", ["--port=\(port)"], output: .null, error: .null)
         var up = false
         for _ in 0..<100 {
             if (try? RawHTTP.request(port: port, path: "/status", timeout: 2))?.status == 200 { up = true; break }
             Thread.sleep(forTimeInterval: 0.1)
         }
-        guard up else { driver.terminate(); throw Failure(description: "chromedriver did not start") }
+        guard up else { driver.signal(SIGKILL); throw Failure(description: "chromedriver did not start") }
         let options: [String: Any] = [
             "binary": "/usr/bin/chromium",
             "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars",
@@ -39,7 +37,7 @@ final class WebDriver: @unchecked Sendable {
         let capabilities: [String: Any] = ["capabilities": ["alwaysMatch": ["browserName": "chrome", "goog:chromeOptions": options]]]
         let answer = try Self.call(port: port, "POST", "/session", capabilities)
         guard let value = answer as? [String: Any], let id = value["sessionId"] as? String else {
-            driver.terminate()
+            driver.signal(SIGKILL)
             throw Failure(description: "no WebDriver session: \(answer)")
         }
         session = id
@@ -47,8 +45,8 @@ final class WebDriver: @unchecked Sendable {
 
     func quit() {
         _ = try? Self.call(port: port, "DELETE", "/session/\(session)", nil)
-        kill(driver.processIdentifier, SIGKILL)
-        driver.waitUntilExit()
+        driver.signal(SIGKILL)
+        driver.wait(timeout: 30)
     }
 
     // MARK: - Commands
