@@ -1,4 +1,5 @@
 import Foundation
+import SketchEase
 
 /// The browser code (plain HTML, CSS and JavaScript modules, shipped as this target's
 /// resources), read once at start. Only these files are ever served as pages or scripts:
@@ -12,11 +13,12 @@ struct SiteFiles: Sendable {
     let files: [String: File]
 
     /// Where the resources are looked for: `$SKETCHEASE_WEB`, the SwiftPM resource bundle
-    /// beside the executable (a build), then `PREFIX/share/sketchease/web` (`make install`).
+    /// beside the running executable (`/proc/self/exe`, as for the model: a build, or a command
+    /// found through PATH), then `PREFIX/share/sketchease/web` (`make install`).
     static func candidates(environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
         var list: [String] = []
         if let explicit = environment["SKETCHEASE_WEB"], !explicit.isEmpty { list.append(explicit) }
-        let executable = URL(fileURLWithPath: CommandLine.arguments.first ?? ".").resolvingSymlinksInPath()
+        let executable = URL(fileURLWithPath: DetectorLocator.runningExecutable() ?? ".").resolvingSymlinksInPath()
         let folder = executable.deletingLastPathComponent()
         list.append(folder.appendingPathComponent("SketchEase_WebApp.resources/Site").path)
         list.append(Bundle.main.bundleURL.appendingPathComponent("SketchEase_WebApp.resources/Site").path)
