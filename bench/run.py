@@ -3,7 +3,7 @@
 
 Measures on 12-megapixel photos with 1-6 faces (bench/make_corpus.py):
   - per-image wall time of `sketchease batch` (pencil) and its stages (decode, detect, filter,
-    encode, from --stats), next to `vips copy x.jpg x.png` (the I/O floor), ImageMagick
+    encode, from --report), next to `vips copy x.jpg x.png` (the I/O floor), ImageMagick
     `-charcoal 2` and G'MIC `pencilbw 0.3,60`; floor and sketchease are measured back to back
     in each of --repeat rounds and each ratio is the median of the rounds' ratios; next to it
     each photo's PNG size and the floor's (the floor writes libvips' defaults, zlib level 6 with
@@ -67,7 +67,7 @@ def timed(cmd, **kw):
 def sketchease_batch(photos, out):
     """All photos in one batch process: per photo, its in-batch wall time and stages."""
     stats = os.path.join(out, "stats.json")
-    subprocess.run([BIN, "batch", *photos, "--out", out, "--overwrite", "--jobs", "1", "--stats", stats], check=True,
+    subprocess.run([BIN, "batch", *photos, "--out", out, "--overwrite", "--jobs", "1", "--report", stats], check=True,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     with open(stats) as f:
         return {e["input"]: (e["seconds"], e["stages"]) for e in json.load(f)["photos"]}
@@ -114,7 +114,7 @@ def per_style(photo, out, repeat):
         walls, filters = [], []
         for _ in range(repeat):
             stats = os.path.join(out, "style.json")
-            subprocess.run([BIN, "batch", photo, "--out", out, "--overwrite", "--jobs", "1", "-f", style, "--stats", stats],
+            subprocess.run([BIN, "batch", photo, "--out", out, "--overwrite", "--jobs", "1", "-f", style, "--report", stats],
                            check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             with open(stats) as f:
                 entry = json.load(f)["photos"][0]

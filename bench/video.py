@@ -6,7 +6,7 @@ example photos moving over a wall (two faces always, a third entering and leavin
 Measures, in --repeat rounds each run back to back:
   - the transcode floor `ffmpeg -i in.mp4 -c:v libx264 -preset P -crf C -c:a copy out.mp4`
     with sketchease's default preset and CRF, and `sketchease video in.mp4 -f pencil`: wall
-    time, peak RSS, stage times (--stats); the ratio is the median of the rounds' ratios;
+    time, peak RSS, stage times (--report); the ratio is the median of the rounds' ratios;
   - the real-time factor (seconds of video per second of work) at 1080p30;
   - deface 1.5.0 (PyPI, in a virtual environment under bench/.venv-deface) on the first
     --deface-seconds of the clip, against sketchease on the same part (pencil, and blur, the
@@ -69,7 +69,7 @@ def floor(clip, work):
 
 def ours(clip, work, style):
     stats = os.path.join(work, "stats.json")
-    wall, rss = timed([BIN, "video", clip, "--out", os.path.join(work, "ours"), "--overwrite", "-f", style, "--stats", stats])
+    wall, rss = timed([BIN, "video", clip, "--out", os.path.join(work, "ours"), "--overwrite", "-f", style, "--report", stats])
     with open(stats) as f:
         entry = json.load(f)["clips"][0]
     return wall, rss, entry

@@ -18,7 +18,7 @@ import TestSupport
         let folder = try TestAssets.temporaryFolder("video-cli")
         let input = try clip(folder)
         let out = folder + "/out"
-        let first = try CLIRunner.run(["video", input, "--out", out, "--stats", folder + "/stats.json"])
+        let first = try CLIRunner.run(["video", input, "--out", out, "--report", folder + "/stats.json"])
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stderr.contains("1 written"))
         #expect(try TestClips.frameTimes(out + "/clip.mp4") == TestClips.frameTimes(input))
@@ -29,6 +29,26 @@ import TestSupport
         let again = try CLIRunner.run(["video", input, "--out", out])
         #expect(again.status == 0)
         #expect(again.stderr.contains("0 written, 1 skipped"))
+    }
+
+    /// Clips are sharded as photos are: two shards write disjoint clips that together are all of them.
+    @Test func shardsTakeDisjointClipsThatTogetherAreAll() throws {
+        let folder = try TestAssets.temporaryFolder("video-shard")
+        let clips = folder + "/clips"
+        try FileManager.default.createDirectory(atPath: clips, withIntermediateDirectories: true)
+        for i in 1...4 { _ = try clip(clips, name: "clip\(i).mp4", seconds: 0.3, width: 160) }
+        var written: [[String]] = []
+        for k in 1...2 {
+            let out = folder + "/out\(k)"
+            let result = try CLIRunner.run(["video", clips, "--out", out, "-f", "ink", "--shard", "\(k)/2"])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stderr.contains("shard \(k)/2: "), "\(result.stderr)")
+            written.append(try FileManager.default.contentsOfDirectory(atPath: out).filter { $0.hasSuffix(".mp4") }.sorted())
+        }
+        #expect(Set(written[0]).isDisjoint(with: written[1]))
+        #expect((written[0] + written[1]).sorted() == ["clip1.mp4", "clip2.mp4", "clip3.mp4", "clip4.mp4"])
+        let bad = try CLIRunner.run(["video", clips, "--out", folder + "/bad", "--shard", "3/2"])
+        #expect(bad.status == 64 && bad.stderr.hasPrefix("Error: --shard: "), "\(bad.stderr)")
     }
 
     @Test func aBadClipIsOneLineAndTheRestIsDone() throws {
@@ -93,18 +113,15 @@ import TestSupport
         let folder = try TestAssets.temporaryFolder("video-kill")
         let input = try clip(folder, seconds: 6, width: 320)
         let out = folder + "/out"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CLIRunner.executable)
-        process.arguments = ["video", input, "--out", out, "-f", "cartoon"]
-        process.environment = ProcessInfo.processInfo.environment.merging(["SKETCHEASE_MODEL": TestAssets.model]) { $1 }
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try ChildProcess(CLIRunner.executable, ["video", input, "--out", out, "-f", "cartoon"],
+                                       environment: ProcessInfo.processInfo.environment.merging(["SKETCHEASE_MODEL": TestAssets.model]) { $1 },
+                                       output: .null, error: .null)
         // Wait for the hidden temporary output to be under way, then kill.
         let deadline = Date().addingTimeInterval(60)
         func partial() -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: out)) ?? []).filter { $0.hasSuffix(".tmp") } }
         while Date() < deadline, (partial().first.map { (try? TestAssets.fileSize(out + "/" + $0)) ?? 0 } ?? 0) == 0 { usleep(5_000) }
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        process.signal(SIGKILL)
+        process.wait()
         #expect(!FileManager.default.fileExists(atPath: out + "/clip.mp4"), "no output under the real name")
         #expect(partial().count == 1, "the killed run's temporary file")
         let rerun = try CLIRunner.run(["video", input, "--out", out, "-f", "cartoon"])

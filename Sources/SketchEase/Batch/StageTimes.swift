@@ -1,6 +1,6 @@
 import Dispatch
 
-/// Seconds spent in each stage of one photo, for `--stats` and the benchmark.
+/// Seconds spent in each stage of one photo, for `--report` and the benchmark.
 public struct StageTimes: Sendable, Equatable, Codable {
     public var decode: Double = 0
     public var detect: Double = 0

@@ -59,19 +59,7 @@ struct BatchCommand: ParsableCommand {
             completion: .file(extensions: ["json"]))
     var report: String?
 
-    @Option(help: .hidden)
-    var stats: String?
-
-    @Option(help: ArgumentHelp(
-        "Do only shard K of N of the photos (K from 1 to N), for N runs on several machines.",
-        discussion: """
-            Each photo belongs to one shard by a stable hash of its path relative to the folder it \
-            was found in, so N runs over the same inputs write disjoint results that together equal \
-            one run. `auto` takes K from a Kubernetes Indexed Job (JOB_COMPLETION_INDEX; give \
-            auto/N) or a Slurm array (SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT).
-            """,
-        valueName: "K/N|auto|auto/N"))
-    var shard: String?
+    @OptionGroup var sharding: ShardFlag
 
     @Option(help: ArgumentHelp("With -f mask: a folder of sticker pictures (eye.png, nose.png, mouth.png, beard.png, with alpha) to use instead of the built-in drawings.", valueName: "dir"),
             completion: .directory)
@@ -82,9 +70,6 @@ struct BatchCommand: ParsableCommand {
         guard out != nil else { throw ValidationError("missing --out DIR: the folder for the results") }
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1 (got \(jobs))") }
         if let stickers { _ = try StickerOption.apply(folder: stickers, to: try style.style()) }
-        if let shard {
-            do { _ = try Shard(shard) } catch let error as ShardError { throw ValidationError("--shard: \(error)") }
-        }
     }
 
     func run() throws {
@@ -103,14 +88,8 @@ struct BatchCommand: ParsableCommand {
         if let plan = options.plan {
             files = InputCollector.disambiguated(plan.inputFiles + files.filter { plan.entry(for: $0.path) == nil })
         }
-        // Shards are chosen from the whole list, after every output is named, so that each
-        // shard writes exactly the results one run would.
-        let part = try shard.map { try Shard($0) }
-        if let part {
-            let all = files.count
-            files = files.filter(part.contains)
-            Terminal.printErr("shard \(part): \(files.count) of \(Terminal.count(all, "photo"))")
-        }
+        let part = try sharding.part()
+        files = try sharding.select(files, noun: "photo")
         for problem in collection.problems { Terminal.error(problem.description) }
         if files.isEmpty && collection.problems.isEmpty {
             Terminal.warn("no photos found in \(input.inputs.joined(separator: " "))"
@@ -155,7 +134,7 @@ struct BatchCommand: ParsableCommand {
         }
         bar.clear()
         report.inputProblems = inputProblems
-        for path in [self.report, stats].compactMap({ $0 }) {
+        if let path = self.report {
             try Terminal.failing { try BatchReportFile(report: report, shard: shard).write(to: path) }
         }
         return (report, bar.summary(done: report.entries.count))

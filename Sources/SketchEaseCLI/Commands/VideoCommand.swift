@@ -63,8 +63,11 @@ struct VideoCommand: ParsableCommand {
 
     @OptionGroup var limits: PixelLimitFlag
 
-    @Option(help: ArgumentHelp("Write per-clip numbers (frames, fps, stage times, memory) as JSON.", valueName: "file"))
-    var stats: String?
+    @OptionGroup var sharding: ShardFlag
+
+    @Option(help: ArgumentHelp("Write what happened to each clip (frames, fps, stage times, memory, error) as JSON.", valueName: "file"),
+            completion: .file(extensions: ["json"]))
+    var report: String?
 
     func validate() throws {
         guard !inputs.isEmpty || plan != nil else { throw ValidationError("give clips, folders, a camera or --plan") }
@@ -87,6 +90,7 @@ struct VideoCommand: ParsableCommand {
         if let planned {
             collected.files = InputCollector.disambiguated(planned.inputFiles + collected.files.filter { planned.entry(for: $0.path) == nil })
         }
+        collected.files = try sharding.select(collected.files, noun: "clip")
         for problem in collected.problems { problems.append(problem.description) }
         for input in inputs where live.isLive(input) {
             let name = input.hasPrefix("/dev/") ? (input as NSString).lastPathComponent : "live"
@@ -136,7 +140,7 @@ struct VideoCommand: ParsableCommand {
             }
         }
         let outcomes = results.withLock { table in jobsList.indices.compactMap { table[$0] } }
-        if let stats { try ClipStats(outcomes: outcomes).write(to: stats) }
+        if let report { try ClipStats(outcomes: outcomes).write(to: report) }
         let written = outcomes.filter { if case .written = $0.result { true } else { false } }.count
         let skipped = outcomes.filter { if case .skipped = $0.result { true } else { false } }.count
         let failed = outcomes.count - written - skipped + problems.count

@@ -1,7 +1,7 @@
 import Foundation
 import Video
 
-/// The `--stats` file of `video`: per clip, frames, speed, stage times and peak memory.
+/// The `--report` file of `video`: per clip, frames, speed, stage times and peak memory.
 struct ClipStats: Encodable {
     struct Clip: Encodable {
         var input: String
