@@ -38,7 +38,8 @@ public struct FrameStyler: Sendable {
             try whole.draw(faces, region: Region(x: 0, y: 0, width: bounds.width, height: bounds.height), into: frame, wholeFrame: true)
             return
         }
-        let regions = faces.map { Region(enclosing: $0.face.box.grown(by: compositor.options.boxScale), in: bounds) }
+        // Each face's region is read out as far as its style can reach (the photo path's rule).
+        let regions = faces.map { Region(enclosing: compositor.reach(of: $0.face.box), in: bounds) }
         for group in Region.overlapGroups(regions) {
             guard let region = group.compactMap({ regions[$0] }).reduce(nil, { (u: Region?, r) in u?.union(r) ?? r }) else { continue }
             try draw(group.map { faces[$0] }, region: region, into: frame, wholeFrame: false)

@@ -63,7 +63,7 @@ public struct FaceCompositor: Sendable {
 
     /// The part of the photo a face's region can cover: the grown box for the ellipse; for the
     /// mattes, the largest head (with its hair), face or person the face box can belong to.
-    func reach(of box: FaceBox) -> FaceBox {
+    public func reach(of box: FaceBox) -> FaceBox {
         let w = box.width, h = box.height
         switch options.region {
         case .ellipse: return box.grown(by: options.boxScale)

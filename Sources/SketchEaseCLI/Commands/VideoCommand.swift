@@ -65,7 +65,8 @@ struct VideoCommand: ParsableCommand {
 
     @OptionGroup var sharding: ShardFlag
 
-    @Option(help: ArgumentHelp("Write what happened to each clip (frames, fps, stage times, memory, error) as JSON.", valueName: "file"),
+    @Option(name: [.customLong("report"), .customLong("stats")],
+            help: ArgumentHelp("Write what happened to each clip (frames, fps, stage times, memory, error) as JSON.", valueName: "file"),
             completion: .file(extensions: ["json"]))
     var report: String?
 
