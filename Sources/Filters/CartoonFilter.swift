@@ -26,6 +26,8 @@ public struct CartoonFilter: SketchFilter {
 
     public init() {}
 
+    public var scalesWithFace: Bool { true }
+
     public func apply(to crop: VipsImage, settings: FilterSettings, context: FilterContext) throws -> VipsImage {
         let face = context.faceSize
         // Edge-preserving flattening on a copy with the face ~160 px across (never enlarged).

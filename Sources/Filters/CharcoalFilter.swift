@@ -28,6 +28,7 @@ public struct CharcoalFilter: SketchFilter {
     public init() {}
 
     public var drawsOnPaper: Bool { true }
+    public var scalesWithFace: Bool { true }
 
     public func apply(to crop: VipsImage, settings: FilterSettings, context: FilterContext) throws -> VipsImage {
         let face = context.faceSize

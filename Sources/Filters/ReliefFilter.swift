@@ -32,6 +32,8 @@ public struct ReliefFilter: SketchFilter {
 
     public init() {}
 
+    public var scalesWithFace: Bool { true }
+
     public func apply(to crop: VipsImage, settings: FilterSettings, context: FilterContext) throws -> VipsImage {
         let face = context.faceSize
         let heightField = try crop.luminance().softened(sigma: max(0.5, settings.number("smoothing") * face))

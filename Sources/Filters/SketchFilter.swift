@@ -27,11 +27,18 @@ public protocol SketchFilter: Sendable {
     /// their lightness is matched to the photo's (`ToneMatch`), so a face drawn in a dark room
     /// is not a white blob. False (the default) for styles that keep or set their own tones.
     var drawsOnPaper: Bool { get }
+
+    /// True for styles whose strokes and textures are sized to the face (the drawings, cartoon,
+    /// relief): the compositor runs them on a copy of the crop resized so the face is 100 to
+    /// 300 pixels across (`FilterContext.photoPixel` says by how much). False (the default)
+    /// for styles that must keep the photo's own pixels (none, masks) or cost little anyway.
+    var scalesWithFace: Bool { get }
 }
 
 extension SketchFilter {
     public var blendsThroughFaceMask: Bool { true }
     public var drawsOnPaper: Bool { false }
+    public var scalesWithFace: Bool { false }
 }
 
 /// What a filter knows about where it runs.
@@ -47,8 +54,13 @@ public struct FilterContext: Sendable {
     /// the frame of a background clip at this moment. nil = the filter's own (its `image`).
     public var backdrop: VipsImage?
 
-    public init(faceSize: Double, seed: Int = 0, faces: [FaceRegion] = [], backdrop: VipsImage? = nil) {
-        self.faceSize = faceSize; self.seed = seed; self.faces = faces; self.backdrop = backdrop
+    /// How many of the crop's pixels one pixel of the photo spans: above 1 when the crop was
+    /// enlarged for a small face, below 1 when it was reduced for a large one. Strokes that
+    /// must stay visible in the photo are never made finer than the photo's own pixels.
+    public var photoPixel: Double
+
+    public init(faceSize: Double, seed: Int = 0, faces: [FaceRegion] = [], backdrop: VipsImage? = nil, photoPixel: Double = 1) {
+        self.faceSize = faceSize; self.seed = seed; self.faces = faces; self.backdrop = backdrop; self.photoPixel = photoPixel
     }
 }
 

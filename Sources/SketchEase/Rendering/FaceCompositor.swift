@@ -104,23 +104,28 @@ public struct FaceCompositor: Sendable {
         return (try drawn.inMemory(), rect)
     }
 
-    /// Faces smaller than this (shorter side, pixels) are drawn on an enlarged copy of their
-    /// crop and scaled back: strokes get room to be strokes, not noise, and come out fine and
-    /// antialiased, so a small face carries the detail it can instead of turning into a flat oval.
-    static let smallFace = 100.0
+    /// The face sizes (shorter side, pixels) styles sized to the face draw at: a smaller face is
+    /// drawn on an enlarged copy of its crop (at most 3×), so strokes get room to be strokes, not
+    /// noise, and come out fine and antialiased; a larger one on a reduced copy, since its
+    /// strokes are sized to the face anyway and the work grows with the square of the size.
+    static let drawingFaceSizes = 100.0...300.0
 
-    /// Runs a filter, enlarging the crop first (at most 3×) for small faces.
+    /// Runs a filter, on a resized copy of the crop for styles sized to the face.
     static func apply(_ filter: any SketchFilter, to crop: VipsImage, settings: FilterSettings, context: FilterContext) throws -> VipsImage {
-        let factor = min(3, smallFace / context.faceSize)
-        guard factor > 1.2 else { return try filter.apply(to: crop, settings: settings, context: context) }
-        let large = try crop.resize(scale: factor)
+        let size = context.faceSize
+        let target = min(max(size, drawingFaceSizes.lowerBound), drawingFaceSizes.upperBound)
+        let factor = min(3, target / size)
+        guard filter.scalesWithFace, abs(factor - 1) > 0.05 else {
+            return try filter.apply(to: crop, settings: settings, context: context)
+        }
+        let copy = try crop.resize(scale: factor)
         let faces = context.faces.map { f in
             FaceRegion(x: f.x * factor, y: f.y * factor, width: f.width * factor, height: f.height * factor,
                        landmarks: f.landmarks.map { $0 * factor })
         }
-        let scaled = FilterContext(faceSize: context.faceSize * factor, seed: context.seed, faces: faces)
-        let drawn = try filter.apply(to: large, settings: settings, context: scaled)
-        return try drawn.resize(scale: Double(crop.width) / Double(large.width), verticalScale: Double(crop.height) / Double(large.height))
+        let scaled = FilterContext(faceSize: size * factor, seed: context.seed, faces: faces, backdrop: context.backdrop, photoPixel: factor)
+        let drawn = try filter.apply(to: copy, settings: settings, context: scaled).inMemory()
+        return try drawn.resize(scale: Double(crop.width) / Double(copy.width), verticalScale: Double(crop.height) / Double(copy.height))
             .embed(x: 0, y: 0, width: crop.width, height: crop.height, extend: "copy")
             .crop(x: 0, y: 0, width: crop.width, height: crop.height).cast("uchar")
     }
