@@ -404,6 +404,124 @@ void bilateral(const unsigned char *rgb, int width, int height, float sigmaSpace
     std::memcpy(outBytes, image.data, size_t(width) * height * 3);
 }
 
+
+// MARK: Pencil (Lu, Xu & Jia 2012)
+
+/// A line kernel of `length` pixels through the centre at `angle` radians, a gaussian `sigma`
+/// wide across, ends faded over a pixel; normalised to sum 1.
+cv::Mat lineKernel(float length, float angle, float sigma) {
+    int half = int(std::ceil(length / 2 + 2 * sigma + 1));
+    cv::Mat k(2 * half + 1, 2 * half + 1, CV_32F);
+    float c = std::cos(angle), s = std::sin(angle);
+    for (int y = -half; y <= half; y++)
+        for (int x = -half; x <= half; x++) {
+            float along = x * c + y * s, across = -x * s + y * c;
+            float end = std::min(1.0f, std::max(0.0f, length / 2 + 0.5f - std::abs(along)));
+            k.at<float>(y + half, x + half) = end * std::exp(-0.5f * across * across / (sigma * sigma));
+        }
+    return k / cv::sum(k)[0];
+}
+
+/// The value below which `fraction` of a float image's pixels lie.
+float percentile(const cv::Mat &m, float fraction) {
+    std::vector<float> values(m.begin<float>(), m.end<float>());
+    size_t i = std::min(values.size() - 1, size_t(fraction * (values.size() - 1)));
+    std::nth_element(values.begin(), values.begin() + i, values.end());
+    return values[i];
+}
+
+void pencilStrokes(const unsigned char *greyBytes, int width, int height, float length, float widthPx,
+                   float gain, unsigned char *outBytes) {
+    checkImage(greyBytes, width, height);
+    cv::Mat grey;
+    cv::Mat(height, width, CV_8U, const_cast<unsigned char *>(greyBytes)).convertTo(grey, CV_32F, 1.0 / 255);
+    // The gradient's magnitude (forward differences, as in the paper).
+    cv::Mat gx = cv::Mat::zeros(grey.size(), CV_32F), gy = cv::Mat::zeros(grey.size(), CV_32F);
+    if (width > 1)
+        cv::subtract(grey(cv::Rect(1, 0, width - 1, height)), grey(cv::Rect(0, 0, width - 1, height)), gx(cv::Rect(0, 0, width - 1, height)));
+    if (height > 1)
+        cv::subtract(grey(cv::Rect(0, 1, width, height - 1)), grey(cv::Rect(0, 0, width, height - 1)), gy(cv::Rect(0, 0, width, height - 1)));
+    cv::Mat g;
+    cv::magnitude(gx, gy, g);
+    // Skin texture and noise sit below the crop's typical gradient: only what rises above it
+    // draws, so cheeks stay clean and edges keep their strength.
+    g = cv::max(g - percentile(g, 0.6f) * 1.5f, 0.0f);
+
+    // Each pixel's gradient goes to the direction whose line gathers the most of it nearby:
+    // pixels on an edge vote for the edge's own direction, noise spreads over all of them.
+    const int directions = 8;
+    length = std::max(3.0f, length);
+    std::vector<cv::Mat> response(directions);
+    for (int i = 0; i < directions; i++)
+        cv::filter2D(g, response[i], CV_32F, lineKernel(length, float(CV_PI) * i / directions, 0.6f),
+                     cv::Point(-1, -1), 0, cv::BORDER_REFLECT);
+    std::vector<cv::Mat> share(directions);
+    for (auto &m : share) m = cv::Mat::zeros(g.size(), CV_32F);
+    for (int y = 0; y < height; y++)
+        for (int x = 0; x < width; x++) {
+            int best = 0;
+            for (int i = 1; i < directions; i++)
+                if (response[i].at<float>(y, x) > response[best].at<float>(y, x)) best = i;
+            share[best].at<float>(y, x) = g.at<float>(y, x);
+        }
+    // Each direction's share drawn out along its line: strokes that run past their ends a
+    // little and cross at corners, as a hand's do.
+    cv::Mat strokes = cv::Mat::zeros(g.size(), CV_32F);
+    for (int i = 0; i < directions; i++) {
+        cv::Mat drawn;
+        cv::filter2D(share[i], drawn, CV_32F, lineKernel(length, float(CV_PI) * i / directions, std::max(0.5f, widthPx / 2)),
+                     cv::Point(-1, -1), 0, cv::BORDER_REFLECT);
+        strokes += drawn;
+    }
+    // Scaled by the crop's strongest strokes (not its single strongest), so a dim photo still
+    // gets dark lines; a floor keeps a flat crop from turning its noise into strokes.
+    float top = std::max(percentile(strokes, 0.995f), 0.012f);
+    cv::Mat out(height, width, CV_8U, outBytes);
+    cv::Mat paper = 1.0f - cv::min(strokes * (gain / top), 1.0f);
+    paper.convertTo(out, CV_8U, 255.0);
+}
+
+void pencilTexture(int width, int height, float length, float widthPx, float angle, unsigned seed,
+                   unsigned char *outBytes) {
+    if (width <= 0 || height <= 0 || width > 30000 || height > 30000)
+        throw std::invalid_argument("image must be 1...30000 pixels on each side");
+    length = std::max(3.0f, length);
+    widthPx = std::max(0.5f, widthPx);
+    // Graphite laid in three families of parallel strokes of different lengths and slightly
+    // different slants, each stroke starting at a seeded dot with a seeded pressure.
+    cv::Mat graphite = cv::Mat::zeros(height, width, CV_32F);
+    const float slant[3] = {0.0f, 0.22f, -0.13f}, reach[3] = {1.0f, 0.65f, 0.4f}, share[3] = {0.5f, 0.3f, 0.2f};
+    for (int family = 0; family < 3; family++) {
+        cv::Mat dots = cv::Mat::zeros(height, width, CV_32F);
+        float perPixel = share[family] * 1.6f / (length * reach[family] * widthPx);
+        for (int y = 0; y < height; y++)
+            for (int x = 0; x < width; x++)
+                if (hashUnit(x, y, seed * 3 + family) < perPixel)
+                    dots.at<float>(y, x) = 0.4f + 0.6f * hashUnit(y, x, seed * 7 + family);
+        cv::Mat drawn;
+        float len = length * reach[family];
+        cv::filter2D(dots, drawn, CV_32F, lineKernel(len, angle + slant[family], widthPx / 2) * len,
+                     cv::Point(-1, -1), 0, cv::BORDER_REFLECT);
+        graphite += drawn;
+    }
+    // The paper's own grain, fine and faint.
+    cv::Mat grain(height, width, CV_32F);
+    for (int y = 0; y < height; y++)
+        for (int x = 0; x < width; x++) grain.at<float>(y, x) = hashUnit(x, y, seed ^ 0x9e3779b9u);
+    cv::GaussianBlur(grain, grain, cv::Size(), 0.7);
+    // Layers of graphite absorb light multiplicatively: tone = exp(-k graphite), scaled so the
+    // texture's mean is a middle grey with no pure paper left (every tone can be reached by a
+    // power of it) and no pure black.
+    cv::Mat tone;
+    cv::exp(graphite * -1.2f, tone);
+    tone = tone.mul(1.0f - 0.25f * grain);
+    double mean = cv::mean(tone)[0];
+    tone = tone * (0.62 / std::max(mean, 1e-3));
+    cv::Mat out(height, width, CV_8U, outBytes);
+    cv::Mat clipped = cv::max(cv::min(tone, 0.96f), 0.08f);
+    clipped.convertTo(out, CV_8U, 255.0);
+}
+
 } // namespace
 
 extern "C" int sk_region_matte(const unsigned char *rgb, int width, int height, const sk_face_seed *faces,
@@ -432,4 +550,14 @@ extern "C" int sk_flow_hatching(const unsigned char *grey, const unsigned char *
 extern "C" int sk_bilateral(const unsigned char *rgb, int width, int height, float sigma_space, float sigma_colour,
                             int iterations, unsigned char *out, char *error, int error_size) {
     return guarded(error, error_size, [&] { bilateral(rgb, width, height, sigma_space, sigma_colour, iterations, out); });
+}
+
+extern "C" int sk_pencil_strokes(const unsigned char *grey, int width, int height, float length, float width_px,
+                                 float gain, unsigned char *out, char *error, int error_size) {
+    return guarded(error, error_size, [&] { pencilStrokes(grey, width, height, length, width_px, gain, out); });
+}
+
+extern "C" int sk_pencil_texture(int width, int height, float length, float width_px, float angle, unsigned seed,
+                                 unsigned char *out, char *error, int error_size) {
+    return guarded(error, error_size, [&] { pencilTexture(width, height, length, width_px, angle, seed, out); });
 }

@@ -53,6 +53,19 @@ int sk_flow_hatching(const unsigned char *grey, const unsigned char *density, in
 int sk_bilateral(const unsigned char *rgb, int width, int height, float sigma_space,
                  float sigma_colour, int iterations, unsigned char *out, char *error, int error_size);
 
+/* The stroke map of Lu, Xu & Jia's pencil drawing (2012): the gradient magnitude of a grey
+ * image, each pixel's share given to the one of 8 directions whose line of `length` pixels
+ * gathers most gradient there, each share drawn out along its line (`width_px` wide), scaled
+ * by the crop's strongest strokes times `gain`. 255 = paper, darker = stroke. */
+int sk_pencil_strokes(const unsigned char *grey, int width, int height, float length, float width_px,
+                      float gain, unsigned char *out, char *error, int error_size);
+
+/* A pencil tone texture: seeded graphite strokes `length` pixels long and `width_px` wide,
+ * slanted about `angle` radians, over a faint paper grain; a middle grey (mean about 0.62)
+ * with no pure white or black, so that any tone is a power of it. */
+int sk_pencil_texture(int width, int height, float length, float width_px, float angle, unsigned seed,
+                      unsigned char *out, char *error, int error_size);
+
 #ifdef __cplusplus
 }
 #endif

@@ -64,6 +64,22 @@ public enum PortraitOperations {
         }
     }
 
+    /// Lu, Xu & Jia's stroke map of a one-band 8-bit image: 255 paper, darker strokes.
+    static func pencilStrokes(_ grey: VipsImage, length: Double, width: Double, gain: Double) throws -> VipsImage {
+        let bytes = try grey.pixels()
+        return try output(width: grey.width, height: grey.height, bands: 1, operation: "pencil strokes") { out, error, size in
+            sk_pencil_strokes(bytes, Int32(grey.width), Int32(grey.height), Float(length), Float(width), Float(gain), out, error, size)
+        }
+    }
+
+    /// A seeded pencil tone texture (one band, 8-bit): graphite strokes slanted about `angle` degrees.
+    static func pencilTexture(width: Int, height: Int, length: Double, strokeWidth: Double, angle: Double, seed: Int) throws -> VipsImage {
+        try output(width: width, height: height, bands: 1, operation: "pencil texture") { out, error, size in
+            sk_pencil_texture(Int32(width), Int32(height), Float(length), Float(strokeWidth), Float(angle * .pi / 180),
+                              UInt32(truncatingIfNeeded: seed), out, error, size)
+        }
+    }
+
     /// Repeated bilateral filtering of an RGB image: flat colours, sharp edges.
     static func bilateral(_ rgb: VipsImage, sigmaSpace: Double, sigmaColour: Double, iterations: Int) throws -> VipsImage {
         let bytes = try rgb.pixels()

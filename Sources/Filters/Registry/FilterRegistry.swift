@@ -9,6 +9,7 @@ public struct FilterRegistry: Sendable {
     /// The built-in styles.
     public static let standard = FilterRegistry(filters: [
         PencilFilter(),
+        GraphiteFilter(),
         CharcoalFilter(),
         InkFilter(),
         HatchingFilter(),
