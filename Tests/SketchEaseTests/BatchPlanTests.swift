@@ -51,7 +51,7 @@ import TestSupport
         #expect(try error(photo("{\"face\": 1, \"style\": {\"filter\": \"crayon\"}}")).contains("unknown filter 'crayon'"))
         // The place of a bad style is named too.
         #expect(try error(photo("{\"face\": 1, \"style\": {\"filter\": \"pencel\"}}"))
-            .contains("did you mean 'pencil'? available: pencil, charcoal, ink, hatching, cartoon, relief, pixelate, blur, chroma, none, mask) at photos[0].faces[0].style.filter"))
+            .contains("did you mean 'pencil'? available: pencil, graphite, charcoal, ink, hatching, cartoon, relief, pixelate, blur, chroma, none, mask) at photos[0].faces[0].style.filter"))
         #expect(try error(photo("{\"face\": 1, \"style\": {\"filter\": \"pencil\", \"parameters\": {\"darkness\": 99}}}"))
             .contains("darkness=99"))
         #expect(try error(photo("{\"face\": \"two\"}")).contains("wrong type"))
