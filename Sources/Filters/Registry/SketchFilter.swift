@@ -23,10 +23,11 @@ public protocol SketchFilter: Sendable {
     /// ellipse (a beard below the chin) is not faded out.
     var blendsThroughFaceMask: Bool { get }
 
-    /// True for drawings on white paper (pencil, charcoal, ink, hatching): placed in a photo,
-    /// their lightness is matched to the photo's (`ToneMatch`), so a face drawn in a dark room
-    /// is not a white blob. False (the default) for styles that keep or set their own tones.
-    var drawsOnPaper: Bool { get }
+    /// True for styles that set their own lightness (drawings on white paper, a carved
+    /// relief's material, a cartoon's bands): placed in a photo, their lightness is matched to
+    /// the photo's there (`ToneMatch`), so a face drawn in a dark room is not a white blob.
+    /// False (the default) for styles that keep the photo's tones (blur, pixelate, masks).
+    var takesPhotoTone: Bool { get }
 
     /// True for styles whose strokes and textures are sized to the face (the drawings, cartoon,
     /// relief): the compositor runs them on a copy of the crop resized so the face is 100 to
@@ -37,7 +38,7 @@ public protocol SketchFilter: Sendable {
 
 extension SketchFilter {
     public var blendsThroughFaceMask: Bool { true }
-    public var drawsOnPaper: Bool { false }
+    public var takesPhotoTone: Bool { false }
     public var scalesWithFace: Bool { false }
 }
 

@@ -19,7 +19,7 @@ public struct GraphiteFilter: SketchFilter {
         FilterParameter("colour", .number(range: 0...1, defaultValue: 0), "Coloured pencil: how much of the photo's colour the drawing takes (0 = graphite)."),
     ]
     public init() {}
-    public var drawsOnPaper: Bool { true }
+    public var takesPhotoTone: Bool { true }
     public var scalesWithFace: Bool { true }
 
     public func apply(to crop: VipsImage, settings: FilterSettings, context: FilterContext) throws -> VipsImage {

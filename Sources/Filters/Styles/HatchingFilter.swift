@@ -35,7 +35,7 @@ public struct HatchingFilter: SketchFilter {
 
     public init() {}
 
-    public var drawsOnPaper: Bool { true }
+    public var takesPhotoTone: Bool { true }
     public var scalesWithFace: Bool { true }
 
     public func apply(to crop: VipsImage, settings: FilterSettings, context: FilterContext) throws -> VipsImage {

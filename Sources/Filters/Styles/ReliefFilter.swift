@@ -32,6 +32,7 @@ public struct ReliefFilter: SketchFilter {
 
     public init() {}
 
+    public var takesPhotoTone: Bool { true }
     public var scalesWithFace: Bool { true }
 
     public func apply(to crop: VipsImage, settings: FilterSettings, context: FilterContext) throws -> VipsImage {

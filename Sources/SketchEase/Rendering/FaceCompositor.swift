@@ -95,7 +95,7 @@ public struct FaceCompositor: Sendable {
                 continue
             }
             var filtered = try Self.apply(filter, to: crop, settings: style.settings, context: context)
-            if filter.drawsOnPaper && options.tone == .photo {
+            if filter.takesPhotoTone && options.tone == .photo {
                 filtered = try ToneMatch.apply(filtered, like: crop, reach: 0.12 * max(faceSize, 1))
             }
             let mask = try mask(for: styled, of: faces, crop: crop, in: rect)
