@@ -40,6 +40,17 @@ import Vips
         }
     }
 
+    /// Styles with tones of their own (a carved material, a cartoon's bands) take the photo's
+    /// lightness too: in a dark room a relief is dark stone, not a light blob.
+    @Test(arguments: ["grace_hopper.jpg", "faces/2008_002506.jpg"], ["relief", "cartoon"])
+    func tonedStylesSitInADarkRoom(name: String, style: String) throws {
+        let dark = try Self.darkRoom(Self.photo(name))
+        let ratios = try Self.ratios(dark, style: style)
+        print("border step \(style) \(name) dark room: \(ratios.map { String(format: "%.2f", $0) })")
+        #expect(!ratios.isEmpty)
+        #expect(ratios.allSatisfy { $0 <= 1.15 }, "\(style) \(name) dark room: \(ratios)")
+    }
+
     @Test func aWhiteEllipseInADarkRoomStandsOut() throws {
         let dark = try Self.darkRoom(Self.photo("grace_hopper.jpg"))
         let pasted = try Self.ratios(dark, options: RenderOptions(region: .ellipse, tone: .paper))

@@ -3,8 +3,8 @@ import Vips
 /// Sets a drawing's lightness, area by area, to the photo's: the drawing's CIELAB lightness is
 /// scaled by the ratio of the photo's local mean lightness to its own (means over a gaussian
 /// window `reach` pixels wide). Lines stay darker than their surroundings by the same
-/// proportion; a drawing of a face in a dark room comes out as dark as the face was. Hue and
-/// chroma are the drawing's own (none for a grey one).
+/// proportion; a drawing of a face in a dark room comes out as dark as the face was. Hue is
+/// the drawing's own, its chroma scaled with the lightness (none for a grey drawing).
 public enum ToneMatch {
     public static func apply(_ drawing: VipsImage, like photo: VipsImage, reach: Double) throws -> VipsImage {
         let drawn = try drawing.colourspace("lab")
@@ -13,7 +13,10 @@ public enum ToneMatch {
         let sigma = max(1, reach)
         let gain = try target.broadBlur(sigma: sigma).divide(lightness.broadBlur(sigma: sigma).linear(1, 1))
         let matched = try lightness.multiply(gain).clamped(0, 100)
-        return try VipsImage.bandjoin([matched, drawn.extractBands(1, count: 2)]).reinterpreted(as: "lab")
+        // Chroma scales with lightness, as it does when less light falls on a surface: colours
+        // drawn from a brightened crop are not left glowing in a dark room.
+        let chroma = try drawn.extractBands(1, count: 2).multiply(gain.clamped(0, 1.5))
+        return try VipsImage.bandjoin([matched, chroma]).reinterpreted(as: "lab")
             .colourspace("srgb").cast("uchar")
     }
 }

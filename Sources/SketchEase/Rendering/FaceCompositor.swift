@@ -111,7 +111,12 @@ public struct FaceCompositor: Sendable {
     static let drawingFaceSizes = 100.0...300.0
 
     /// Runs a filter, on a resized copy of the crop for styles sized to the face.
-    static func apply(_ filter: any SketchFilter, to crop: VipsImage, settings: FilterSettings, context: FilterContext) throws -> VipsImage {
+    /// Styles that set their own tones draw an under-exposed face brightened to a normal
+    /// exposure (`FaceExposure`): in a dark room they find its edges and forms, and `ToneMatch`
+    /// then brings the drawing back down to the photo's lightness.
+    static func apply(_ filter: any SketchFilter, to photoCrop: VipsImage, settings: FilterSettings, context: FilterContext) throws -> VipsImage {
+        let crop = filter.takesPhotoTone
+            ? try FaceExposure.apply(photoCrop, gain: FaceExposure.gain(for: photoCrop, faces: context.faces)) : photoCrop
         let size = context.faceSize
         let target = min(max(size, drawingFaceSizes.lowerBound), drawingFaceSizes.upperBound)
         let factor = min(3, target / size)
