@@ -43,10 +43,20 @@ import Vips
     }
 
     @Test func flatAreasShowPaperGrain() throws {
-        let out = try FilterBench.render("pencil", FilterBench.flat(110))
+        let out = try FilterBench.render("pencil", FilterBench.flat(190))
         #expect(try out.extractBands(0).deviation() > 2)
-        let clean = try FilterBench.render("pencil", FilterBench.flat(110), ["grain": "0"])
+        let clean = try FilterBench.render("pencil", FilterBench.flat(190), ["grain": "0"])
         #expect(try clean.extractBands(0).deviation() < 1)
+    }
+
+    @Test func shadowsAreLaidInWithStrokesNotASmoothGrey() throws {
+        // Without paper grain, a flat dark area is still strokes: light and dark pixels, not one grey.
+        let shadow = try FilterBench.render("pencil", FilterBench.flat(60, size: 160), ["grain": "0"]).extractBands(0)
+        let deviation = try shadow.deviation()
+        #expect(deviation > 20, "deviation \(deviation)")
+        // Light tones stay smudged graphite, smooth.
+        let light = try FilterBench.render("pencil", FilterBench.flat(200, size: 160), ["grain": "0"]).extractBands(0)
+        #expect(try light.deviation() < 1)
     }
 
     @Test func darknessParameterDarkens() throws {

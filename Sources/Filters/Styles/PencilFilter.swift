@@ -47,7 +47,18 @@ public struct PencilFilter: SketchFilter {
         // Tone: shade dark areas (which the dodge washes to white) with a soft version of the photo.
         let tone = try grey.softened(sigma: max(1, 0.015 * face), eightBit: true).linear(-1.0 / 255, 1)
         let shadow = try tone.multiply(tone) // 1 in blacks, 0 in highlights
-        drawing = try drawing.multiply(shadow.linear(-settings.number("shading"), 1))
+        // Light shading is smudged graphite, smooth; the rest (below 0.88 of the paper's
+        // brightness: hair, shadows) is laid in with pencil strokes, after Lu, Xu & Jia 2012:
+        // a seeded texture of slanted strokes raised to the power that gives each area its
+        // brightness on average, so light areas get a few strokes and dark ones many.
+        let target = try shadow.linear(-settings.number("shading"), 1).clamped(0.02, 1)
+        let smudged = try target.clamped(0.88, 1)
+        let texture = try PortraitOperations.pencilTexture(width: crop.width, height: crop.height, length: 0.2 * face,
+                                                           strokeWidth: max(1, 0.005 * face), angle: -55, seed: context.seed)
+        let lnTexture = try texture.linear(0.96 / 255, 0.04).math("log").inMemory()
+        let meanLn = min(-0.01, try lnTexture.average())
+        let stroked = try lnTexture.multiply(target.divide(smudged).math("log")).linear(1 / meanLn, 0).math("exp")
+        drawing = try drawing.multiply(smudged).multiply(stroked)
 
         // Light edges: gradient of a slightly smoothed grey image, as faint outlines.
         let smooth = try grey.softened(sigma: max(0.7, 0.006 * face), eightBit: true).linear(1.0 / 255, 0)
