@@ -57,7 +57,9 @@ public struct PencilFilter: SketchFilter {
                                                            strokeWidth: max(1, 0.005 * face), angle: -55, seed: context.seed)
         let lnTexture = try texture.linear(0.96 / 255, 0.04).math("log").inMemory()
         let meanLn = min(-0.01, try lnTexture.average())
-        let stroked = try lnTexture.multiply(target.divide(smudged).math("log")).linear(1 / meanLn, 0).math("exp")
+        // Two parts strokes to one part smudge (the same tone): strokes without scratches.
+        let rest = try target.divide(smudged)
+        let stroked = try lnTexture.multiply(rest.math("log")).linear(1 / meanLn, 0).math("exp").linear(0.65, 0).add(rest.linear(0.35, 0))
         drawing = try drawing.multiply(smudged).multiply(stroked)
 
         // Light edges: gradient of a slightly smoothed grey image, as faint outlines.
