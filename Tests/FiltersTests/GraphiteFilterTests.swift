@@ -45,4 +45,20 @@ import Vips
         #expect(bright > 100 && bright < 160, "levels mapped to paper: \(bright)")
         #expect(table[0] < 110, "the darkest level stays dark: \(table[0])")
     }
+
+    @Test func aLightWallDoesNotPushTheFaceIntoTheDarks() throws {
+        // The face with a wide white wall around it: matched over the whole crop, the face
+        // would hold most of the crop's dark levels and be drawn as dense strokes.
+        let crop = try FilterBench.faceCrop().embed(x: 300, y: 300, width: 880, height: 940, extend: "white")
+        let face = FaceRegion(x: 375, y: 395, width: 130, height: 160)
+        let registry = FilterRegistry.standard
+        let settings = try registry.settings(for: "graphite", assignments: [:])
+        let mean = { (faces: [FaceRegion]) in
+            try GraphiteFilter().apply(to: crop, settings: settings, context: FilterContext(faceSize: 150, seed: 3, faces: faces))
+                .crop(x: 375, y: 395, width: 130, height: 160).extractBands(0).average()
+        }
+        let own = try mean([face]), wholeCrop = try mean([])
+        print("graphite face mean: tones of the face \(own), of the whole crop \(wholeCrop)")
+        #expect(own > wholeCrop + 15, "face tones matched on the face \(own), on the whole crop \(wholeCrop)")
+    }
 }
