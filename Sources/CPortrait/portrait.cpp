@@ -481,6 +481,25 @@ void pencilStrokes(const unsigned char *greyBytes, int width, int height, float 
     paper.convertTo(out, CV_8U, 255.0);
 }
 
+/// `m` filtered by `kernel` as if it repeated on every side: strokes leaving one edge come
+/// back at the opposite one, so tiles of the result join without a seam.
+cv::Mat wrappedFilter(const cv::Mat &m, const cv::Mat &kernel) {
+    int rx = kernel.cols / 2, ry = kernel.rows / 2;
+    cv::Mat padded, filtered;
+    if (rx < m.cols && ry < m.rows) {
+        cv::copyMakeBorder(m, padded, ry, ry, rx, rx, cv::BORDER_WRAP);
+    } else {
+        // A tile smaller than the kernel: repeated as often as the kernel reaches.
+        int reps = 1 + 2 * std::max((rx + m.cols - 1) / m.cols, (ry + m.rows - 1) / m.rows);
+        cv::Mat tiled;
+        cv::repeat(m, reps, reps, tiled);
+        int ox = (reps / 2) * m.cols, oy = (reps / 2) * m.rows;
+        padded = tiled(cv::Rect(ox - rx, oy - ry, m.cols + 2 * rx, m.rows + 2 * ry)).clone();
+    }
+    cv::filter2D(padded, filtered, CV_32F, kernel, cv::Point(-1, -1), 0, cv::BORDER_CONSTANT);
+    return filtered(cv::Rect(rx, ry, m.cols, m.rows)).clone();
+}
+
 void pencilTexture(int width, int height, float length, float widthPx, float angle, unsigned seed,
                    unsigned char *outBytes) {
     if (width <= 0 || height <= 0 || width > 30000 || height > 30000)
@@ -498,17 +517,14 @@ void pencilTexture(int width, int height, float length, float widthPx, float ang
             for (int x = 0; x < width; x++)
                 if (hashUnit(x, y, seed * 3 + family) < perPixel)
                     dots.at<float>(y, x) = 0.4f + 0.6f * hashUnit(y, x, seed * 7 + family);
-        cv::Mat drawn;
         float len = length * reach[family];
-        cv::filter2D(dots, drawn, CV_32F, lineKernel(len, angle + slant[family], widthPx / 2) * len,
-                     cv::Point(-1, -1), 0, cv::BORDER_REFLECT);
-        graphite += drawn;
+        graphite += wrappedFilter(dots, lineKernel(len, angle + slant[family], widthPx / 2) * len);
     }
     // The paper's own grain, fine and faint.
     cv::Mat grain(height, width, CV_32F);
     for (int y = 0; y < height; y++)
         for (int x = 0; x < width; x++) grain.at<float>(y, x) = hashUnit(x, y, seed ^ 0x9e3779b9u);
-    cv::GaussianBlur(grain, grain, cv::Size(), 0.7);
+    grain = wrappedFilter(grain, cv::getGaussianKernel(5, 0.7, CV_32F) * cv::getGaussianKernel(5, 0.7, CV_32F).t());
     // Layers of graphite absorb light multiplicatively: tone = exp(-k graphite), scaled so the
     // texture's mean is a middle grey with no pure paper left (every tone can be reached by a
     // power of it) and no pure black.

@@ -62,7 +62,8 @@ int sk_pencil_strokes(const unsigned char *grey, int width, int height, float le
 
 /* A pencil tone texture: seeded graphite strokes `length` pixels long and `width_px` wide,
  * slanted about `angle` radians, over a faint paper grain; a middle grey (mean about 0.62)
- * with no pure white or black, so that any tone is a power of it. */
+ * with no pure white or black, so that any tone is a power of it. It wraps around: tiles of
+ * it join without a seam. */
 int sk_pencil_texture(int width, int height, float length, float width_px, float angle, unsigned seed,
                       unsigned char *out, char *error, int error_size);
 

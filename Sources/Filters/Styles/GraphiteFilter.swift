@@ -34,10 +34,8 @@ public struct GraphiteFilter: SketchFilter {
         let table = PencilTone().lookupTable(for: try Self.histogram(of: toneSource, over: context.faces))
         let lut = try VipsImage.fromPixels(table, width: 256, height: 1, bands: 1)
         let tone = try toneSource.mapLUT(lut).linear(1.0 / 255, 0).clamped(0.03, 1)
-        let texture = try PortraitOperations.pencilTexture(width: crop.width, height: crop.height,
-                                                           length: settings.number("texture") * face,
-                                                           strokeWidth: max(1, 0.005 * face), angle: -55, seed: context.seed)
-        let lnH = try texture.linear(1.0 / 255, 0).math("log").inMemory()
+        let lnH = try PencilTexture(width: crop.width, height: crop.height, strokeLength: settings.number("texture") * face,
+                                    strokeWidth: max(1, 0.005 * face), angle: -55, seed: context.seed).logBrightness
         let lnJ = try tone.math("log")
         let reach = max(2, 0.02 * face)
         let beta = try lnH.multiply(lnJ).softened(sigma: reach).divide(lnH.multiply(lnH).softened(sigma: reach))

@@ -53,13 +53,11 @@ public struct PencilFilter: SketchFilter {
         // brightness on average, so light areas get a few strokes and dark ones many.
         let target = try shadow.linear(-settings.number("shading"), 1).clamped(0.02, 1)
         let smudged = try target.clamped(0.88, 1)
-        let texture = try PortraitOperations.pencilTexture(width: crop.width, height: crop.height, length: 0.2 * face,
-                                                           strokeWidth: max(1, 0.005 * face), angle: -55, seed: context.seed)
-        let lnTexture = try texture.linear(0.96 / 255, 0.04).math("log").inMemory()
-        let meanLn = min(-0.01, try lnTexture.average())
+        let texture = try PencilTexture(width: crop.width, height: crop.height, strokeLength: 0.2 * face,
+                                        strokeWidth: max(1, 0.005 * face), angle: -55, seed: context.seed)
         // Two parts strokes to one part smudge (the same tone): strokes without scratches.
         let rest = try target.divide(smudged)
-        let stroked = try lnTexture.multiply(rest.math("log")).linear(1 / meanLn, 0).math("exp").linear(0.65, 0).add(rest.linear(0.35, 0))
+        let stroked = try texture.shading(rest).linear(0.65, 0).add(rest.linear(0.35, 0))
         drawing = try drawing.multiply(smudged).multiply(stroked)
 
         // Light edges: gradient of a slightly smoothed grey image, as faint outlines.
