@@ -42,6 +42,19 @@ import Vips
         #expect(try FileManager.default.contentsOfDirectory(atPath: out).isEmpty)
     }
 
+    @Test func theEllipsesEdgeCanBeStrokes() throws {
+        var outputs: [[UInt8]] = []
+        for edge in ["soft", "strokes"] {
+            let out = try TestAssets.temporaryFolder("cli-edge")
+            let result = try CLIRunner.run(["batch", TestAssets.graceHopper, "--out", out, "--region", "ellipse", "--edge", edge])
+            #expect(result.status == 0, "\(result.stderr)")
+            outputs.append(try VipsImage.load(path: out + "/grace_hopper.png").pixels())
+        }
+        #expect(outputs[0] != outputs[1])
+        let wrong = try CLIRunner.run(["batch", TestAssets.graceHopper, "--out", try TestAssets.temporaryFolder("cli-edge"), "--edge", "fuzzy"])
+        #expect(wrong.status == 64 && wrong.stderr.contains("fuzzy"), "\(wrong.stderr)")
+    }
+
     @Test func missingModelFallsBackToTheCascadeWithAWarning() throws {
         let out = try TestAssets.temporaryFolder("cli-cascade")
         let result = try CLIRunner.run(["batch", TestAssets.graceHopper, "--out", out, "--model", "/no/model.onnx"])

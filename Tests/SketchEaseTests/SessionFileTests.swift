@@ -138,5 +138,7 @@ import TestSupport
         #expect(try read.history(file: path, imageSize: size).faces.map(\.id) == [1])
         #expect(read.exportPath(sessionFile: path) == folder + "/grace_hopper.png")
         #expect(read.exportOptions.format == .png)
+        // Drawn as then: the ellipse with a soft edge, on white paper.
+        #expect(read.render.region == .ellipse && read.render.edge == .soft && read.render.tone == .paper)
     }
 }

@@ -182,7 +182,10 @@ public struct FaceCompositor: Sendable {
             let squared = try offset.multiply(offset)
             let radius = try squared.extractBands(0).add(squared.extractBands(1)).math2("pow", constant: [0.5])
             // 1 inside r <= 1 - feather, 0 beyond r = 1, linear in between; cast clips to 0...255.
-            return try radius.linear(-255 / feather, 255 / feather).cast("uchar")
+            guard options.edge == .strokes else { return try radius.linear(-255 / feather, 255 / feather).cast("uchar") }
+            let ramp = try radius.linear(-1 / feather, 1 / feather)
+            return try StrokedEdge.mask(from: ramp, strokeLength: 0.3 * feather * min(grown.width, grown.height),
+                                        seed: Self.seed(for: box))
         }
         return masks.count == 1 ? masks[0] : try VipsImage.bandrank(masks, index: masks.count - 1)
     }
@@ -208,8 +211,11 @@ public struct FaceCompositor: Sendable {
     /// The seed of a face's textures, so they do not change between renders: the one place
     /// seeds are made (from the face's position).
     static func seed(for face: StyledFace) -> Int {
-        if let seed = face.seed { return seed }
-        let box = face.box
+        face.seed ?? seed(for: face.box)
+    }
+
+    /// The seed of textures belonging to a box (from its position).
+    static func seed(for box: FaceBox) -> Int {
         return (Int(box.x.rounded()) &* 73_856_093) ^ (Int(box.y.rounded()) &* 19_349_663) & 0x7fff_ffff
     }
 }

@@ -33,6 +33,15 @@ public struct RenderOptions: Sendable, Equatable, Codable {
         case paper
     }
 
+    /// How the ellipse's edge meets the photo.
+    public enum Edge: String, CaseIterable, Sendable, Codable {
+        /// A soft fade (`feather` wide).
+        case soft
+        /// Pencil strokes running out into the photo over the same width, as a drawing's
+        /// edge is left by hand (`StrokedEdge`).
+        case strokes
+    }
+
     /// Each face box is grown by this factor about its centre before filtering (`ellipse` region).
     public var boxScale: Double
     /// Width of the soft edge of the elliptical mask, as a fraction of its radius (0 = hard edge).
@@ -42,14 +51,16 @@ public struct RenderOptions: Sendable, Equatable, Codable {
     public var background: FaceStyle?
     public var region: Region
     public var tone: Tone
+    /// The ellipse's edge (`ellipse` region; the mattes follow the head's own edges).
+    public var edge: Edge
 
     public init(boxScale: Double = 1.3, feather: Double = 0.3, background: FaceStyle? = nil,
-                region: Region = .head, tone: Tone = .photo) {
+                region: Region = .head, tone: Tone = .photo, edge: Edge = .soft) {
         self.boxScale = boxScale; self.feather = feather; self.background = background
-        self.region = region; self.tone = tone
+        self.region = region; self.tone = tone; self.edge = edge
     }
 
-    enum CodingKeys: String, CodingKey { case boxScale, feather, background, region, tone }
+    enum CodingKeys: String, CodingKey { case boxScale, feather, background, region, tone, edge }
 
     /// Sessions saved before regions and tone existed read as they were drawn then: the
     /// ellipse on white paper.
@@ -60,5 +71,6 @@ public struct RenderOptions: Sendable, Equatable, Codable {
         background = try c.decodeIfPresent(FaceStyle.self, forKey: .background)
         region = try c.decodeIfPresent(Region.self, forKey: .region) ?? .ellipse
         tone = try c.decodeIfPresent(Tone.self, forKey: .tone) ?? .paper
+        edge = try c.decodeIfPresent(Edge.self, forKey: .edge) ?? .soft
     }
 }

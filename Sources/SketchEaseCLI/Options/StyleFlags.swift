@@ -3,6 +3,7 @@ import SketchEase
 
 extension RenderOptions.Region: ExpressibleByArgument {}
 extension RenderOptions.Tone: ExpressibleByArgument {}
+extension RenderOptions.Edge: ExpressibleByArgument {}
 
 /// `--filter NAME --param key=value ...`, the background style, and how faces are cut out.
 struct StyleFlags: ParsableArguments {
@@ -31,6 +32,9 @@ struct StyleFlags: ParsableArguments {
 
     @Option(parsing: .unconditional, help: "With --region ellipse: soft edge of the ellipse, as a fraction of its radius, 0 (hard edge) to 1.")
     var feather: Double = 0.3
+
+    @Option(help: ArgumentHelp("With --region ellipse: how the edge meets the photo: soft (a fade) or strokes (pencil strokes running out, as if drawn).", valueName: "edge"))
+    var edge: RenderOptions.Edge = .soft
 
     /// Every value is checked here, before any photo is opened, so a mistake is reported with
     /// this command's usage.
@@ -70,9 +74,9 @@ struct StyleFlags: ParsableArguments {
         }
     }
 
-    /// Region, tone, box scale, feather and the background style.
+    /// Region, tone, box scale, feather, edge and the background style.
     func renderOptions(registry: FilterRegistry = .standard) throws -> RenderOptions {
         RenderOptions(boxScale: boxScale, feather: feather, background: try backgroundStyle(registry: registry),
-                      region: region, tone: tone)
+                      region: region, tone: tone, edge: edge)
     }
 }
