@@ -46,7 +46,8 @@ public struct CartoonFilter: SketchFilter {
         // Posterise lightness; keep hue and chroma smooth, gently boosted.
         let lab = try flat.colourspace("lab")
         let step = 100 / Double(settings.integer("levels"))
-        let lightness = try lab.extractBands(0).softened(sigma: max(0.5, 0.004 * face))
+        // Smoothed before banding, so bands follow the face's forms, not its blotches.
+        let lightness = try lab.extractBands(0).softened(sigma: max(0.5, 0.008 * face))
             .linear(1 / step, 0)
         // Bands span L 8...96: no blown-out white patches, and black is left to the outlines.
         let banded = try VipsCall.image("round", ["in": .image(lightness), "round": .nick("rint")]).linear(step * 0.88, 8)
@@ -58,8 +59,11 @@ public struct CartoonFilter: SketchFilter {
         guard outline > 0 else { return colours }
         let grey = try flat.colourspace("b-w").extractBands(0).cast("uchar")
         let lines = try PortraitOperations.flowLines(
-            grey, flowSigma: max(1, 0.02 * face), lineSigma: max(0.6, settings.number("thickness") * face * 0.7),
-            flowLength: max(2, 0.03 * face), rho: 0.94 + 0.055 * outline, sharpness: 200)
+            // A face drawn at about its size keeps outlines about a pixel of the photo wide; an
+            // enlarged small face gets thinner ones, and fewer (only its strongest edges).
+            grey, flowSigma: max(1, 0.02 * face),
+            lineSigma: max(1.1 * context.photoPixel.squareRoot(), settings.number("thickness") * face * 0.7),
+            flowLength: max(2, 0.03 * face), rho: 0.94 + 0.055 * outline - 0.015 * max(0, context.photoPixel - 1), sharpness: 200)
         return try colours.multiply(lines.linear(1.0 / 255, 0)).cast("uchar").reinterpreted(as: "srgb")
     }
 }
