@@ -88,8 +88,8 @@ struct BatchCommand: ParsableCommand {
         if let plan = options.plan {
             files = InputCollector.disambiguated(plan.inputFiles + files.filter { plan.entry(for: $0.path) == nil })
         }
-        let part = try sharding.part()
-        files = try sharding.select(files, noun: "photo")
+        let part: Shard?
+        (part, files) = try sharding.select(files, noun: "photo")
         for problem in collection.problems { Terminal.error(problem.description) }
         if files.isEmpty && collection.problems.isEmpty {
             Terminal.warn("no photos found in \(input.inputs.joined(separator: " "))"

@@ -65,8 +65,7 @@ struct VideoCommand: ParsableCommand {
 
     @OptionGroup var sharding: ShardFlag
 
-    @Option(name: [.customLong("report"), .customLong("stats")],
-            help: ArgumentHelp("Write what happened to each clip (frames, fps, stage times, memory, error) as JSON.", valueName: "file"),
+    @Option(help: ArgumentHelp("Write what happened to each clip (frames, fps, stage times, memory, error) as JSON.", valueName: "file"),
             completion: .file(extensions: ["json"]))
     var report: String?
 
@@ -91,7 +90,7 @@ struct VideoCommand: ParsableCommand {
         if let planned {
             collected.files = InputCollector.disambiguated(planned.inputFiles + collected.files.filter { planned.entry(for: $0.path) == nil })
         }
-        collected.files = try sharding.select(collected.files, noun: "clip")
+        collected.files = try sharding.select(collected.files, noun: "clip").files
         for problem in collected.problems { problems.append(problem.description) }
         for input in inputs where live.isLive(input) {
             let name = input.hasPrefix("/dev/") ? (input as NSString).lastPathComponent : "live"

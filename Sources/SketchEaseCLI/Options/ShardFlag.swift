@@ -20,15 +20,14 @@ struct ShardFlag: ParsableArguments {
         }
     }
 
-    /// The shard asked for, if any (validated already).
-    func part() throws -> Shard? { try shard.map { try Shard($0) } }
-
-    /// The inputs of this shard, chosen from the whole list (after every output is named, so
-    /// that each shard writes exactly what one run would); says how many on standard error.
-    func select(_ files: [InputFile], noun: String) throws -> [InputFile] {
-        guard let part = try part() else { return files }
+    /// The shard asked for (nil for none) and its inputs, chosen from the whole list (after
+    /// every output is named, so that each shard writes exactly what one run would); says how
+    /// many on standard error.
+    func select(_ files: [InputFile], noun: String) throws -> (shard: Shard?, files: [InputFile]) {
+        guard let shard else { return (nil, files) }
+        let part = try Shard(shard)
         let mine = files.filter(part.contains)
         Terminal.printErr("shard \(part): \(mine.count) of \(Terminal.count(files.count, noun))")
-        return mine
+        return (part, mine)
     }
 }
