@@ -46,9 +46,12 @@ public struct ReliefFilter: SketchFilter {
                                           smoothing: settings.number("smoothing"))
         let (dx, dy) = try height.gradients()
         // n = (-dh/dx, -dh/dy, 1) / length; image y points down, so "up" is -y.
-        let length = try dx.multiply(dx).add(dy.multiply(dy)).linear(1, 1).math2("pow", constant: [-0.5])
-        let nx = try dx.linear(-1, 0).multiply(length), ny = try dy.linear(-1, 0).multiply(length)
-        let nz = length
+        // The normal's three components are read by several terms: each is computed once.
+        let gradient = try VipsImage.bandjoin([dx, dy]).inMemory()
+        let squared = try gradient.multiply(gradient)
+        let nz = try squared.extractBands(0).add(squared.extractBands(1)).linear(1, 1).math2("pow", constant: [-0.5]).inMemory()
+        let tilt = try gradient.linear(-1, 0).multiply(nz).inMemory()
+        let nx = try tilt.extractBands(0), ny = try tilt.extractBands(1)
 
         let azimuth = settings.number("azimuth") * .pi / 180, elevation = settings.number("elevation") * .pi / 180
         let light = (x: cos(elevation) * cos(azimuth), y: -cos(elevation) * sin(azimuth), z: sin(elevation))
