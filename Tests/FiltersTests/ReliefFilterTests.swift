@@ -50,10 +50,66 @@ import Vips
         #expect(try corner.extractBands(2).average() > corner.extractBands(0).average() + 30)
     }
 
-    @Test func lightingModelsDiffer() throws {
-        let crop = try FilterBench.faceCrop()
-        let phong = try FilterBench.render("relief", crop, ["lighting": "phong"]).cast("float")
-        let harmonics = try FilterBench.render("relief", crop, ["lighting": "harmonics"]).cast("float")
-        #expect(try phong.subtract(harmonics).absolute().average() > 3)
+    /// Grace Hopper's face box in `FilterBench.faceCrop()`.
+    static let faceBox = FaceRegion(x: 55, y: 72, width: 182, height: 205)
+
+    func renderFace(_ values: [String: String]) throws -> VipsImage {
+        let registry = FilterRegistry.standard
+        let settings = try registry.settings(for: "relief", assignments: values)
+        let context = FilterContext(faceSize: 182, seed: 7, faces: [Self.faceBox])
+        return try registry.filter("relief").apply(to: FilterBench.faceCrop(), settings: settings, context: context)
+    }
+
+    /// The face's fine relief: how far each pixel of the face box lies from its surroundings.
+    func localContrast(_ image: VipsImage) throws -> Double {
+        let grey = try image.colourspace("b-w").extractBands(0).cast("float").crop(x: 55, y: 72, width: 182, height: 205)
+        return try grey.subtract(grey.gaussianBlur(sigma: 6)).absolute().average()
+    }
+
+    @Test func lightingModelsAreTwoLooks() throws {
+        let phong = try renderFace(["lighting": "phong"])
+        let harmonics = try renderFace(["lighting": "harmonics"])
+        let difference = try phong.cast("float").subtract(harmonics.cast("float")).absolute()
+            .crop(x: 55, y: 72, width: 182, height: 205).average()
+        #expect(difference > 25, "mean difference in the face \(difference)")
+        // Polished and raking-lit against matte and soft: the face's fine contrast differs by far.
+        let crisp = try localContrast(phong), soft = try localContrast(harmonics)
+        #expect(crisp > soft * 1.6, "local contrast: phong \(crisp), harmonics \(soft)")
+    }
+
+    @Test func onlyPhongHasHighlights() throws {
+        // On a mid-grey material the matte surface never rises above the material's fully lit
+        // level; the polished one has near-white highlights.
+        let phong = try renderFace(["lighting": "phong", "material": "#808080"]).extractBands(0)
+        let harmonics = try renderFace(["lighting": "harmonics", "material": "#808080"]).extractBands(0)
+        let brightest = try harmonics.maximum()
+        #expect(brightest < 150, "harmonics brightest \(brightest)")
+        let shining = try phong.relational("more", constant: [200]).average() / 255
+        #expect(shining > 0.005, "phong highlights cover \(shining)")
+    }
+
+    @Test func harmonicsDarkensTheHollows() throws {
+        // The eye sockets behind the glasses (the ambient-occlusion term) against the cheeks,
+        // under light from straight in front, so direction plays no part.
+        let clay = try renderFace(["lighting": "harmonics", "elevation": "90"]).extractBands(0)
+        let eyes = try clay.crop(x: 81, y: 130, width: 40, height: 20).average() + clay.crop(x: 164, y: 127, width: 40, height: 20).average()
+        let cheeks = try clay.crop(x: 81, y: 185, width: 40, height: 25).average() + clay.crop(x: 164, y: 185, width: 40, height: 25).average()
+        #expect(eyes < cheeks - 20, "eyes \(eyes / 2), cheeks \(cheeks / 2)")
+    }
+
+    @Test func aFaceIsRoundedByADome() throws {
+        // A flat photo with a face box: the dome over the head shades it, lit side to dark side.
+        let registry = FilterRegistry.standard
+        let settings = try registry.settings(for: "relief", assignments: ["azimuth": "180"])
+        let context = FilterContext(faceSize: 60, seed: 7, faces: [FaceRegion(x: 30, y: 30, width: 60, height: 60)])
+        let out = try registry.filter("relief").apply(to: FilterBench.flat(120, size: 120), settings: settings, context: context)
+        let left = try out.crop(x: 25, y: 40, width: 20, height: 40).extractBands(0).average()
+        let right = try out.crop(x: 75, y: 40, width: 20, height: 40).extractBands(0).average()
+        #expect(left > right + 20, "lit side \(left), far side \(right)")
+    }
+
+    @Test(arguments: ["phong", "harmonics"])
+    func isDeterministic(lighting: String) throws {
+        #expect(try renderFace(["lighting": lighting]).pixels() == renderFace(["lighting": lighting]).pixels())
     }
 }

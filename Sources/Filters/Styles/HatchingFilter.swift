@@ -17,7 +17,7 @@ public struct HatchingFilter: SketchFilter {
     public let summary = "Pen hatching: evenly spaced lines curving over the form, crossed in the shadows, fine outlines."
     public let parameters: [FilterParameter] = [
         FilterParameter("spacing", .number(range: 0.008...0.08, defaultValue: 0.028),
-                        "Distance between lines as a fraction of the face size (never under three pixels of the photo)."),
+                        "Distance between lines as a fraction of the face size (never under 2.5 pixels of the photo)."),
         FilterParameter("angle", .number(range: 0...180, defaultValue: 60),
                         "Direction of the first set of lines, in degrees (0 = horizontal, 90 = vertical)."),
         FilterParameter("layers", .integer(range: 1...3, defaultValue: 3),
@@ -40,50 +40,64 @@ public struct HatchingFilter: SketchFilter {
 
     public func apply(to crop: VipsImage, settings: FilterSettings, context: FilterContext) throws -> VipsImage {
         let face = context.faceSize
-        let spacing = max(3 * context.photoPixel, 2.5, settings.number("spacing") * face)
+        let spacing = max(2.5 * context.photoPixel, 2.5, settings.number("spacing") * face)
+        // How fully the face is hatched: 1 when it has room for 30 lines or more across, 0 at
+        // 16 or fewer (a face some 40 pixels across in the photo). Fewer lines cannot draw a
+        // face, only stripe it: a small face gets lines in its shadows only, light skin, solid
+        // darks in the eyes, brows and mouth, and a stronger outline.
+        let fullness = min(1, max(0, (face / spacing - 16) / 14))
+        let sparse = 1 - fullness
         let grey = try crop.colourspace("b-w").extractBands(0).softened(sigma: max(0.5, 0.004 * face), eightBit: true).inMemory()
         // The tone the lines carry: smooth, with the features' contrast lifted so eyes, brows
         // and mouth keep their weight against the cheeks.
-        let smooth = try grey.softened(sigma: max(1, 0.6 * spacing)).linear(1.0 / 255, 0)
-        let broad = try smooth.broadBlur(sigma: max(2, 0.12 * face))
-        let tone = try smooth.linear(1.5, settings.number("lightness")).subtract(broad.linear(0.5, 0)).inMemory()
+        let smooth = try grey.softened(sigma: max(1, 0.6 * spacing), eightBit: true).linear(1.0 / 255, 0)
+        let broad = try smooth.broadBlur(sigma: max(2, 0.12 * face)).inMemory()
+        let tone = try smooth.linear(1.5 + 0.3 * sparse, settings.number("lightness") + 0.06 * sparse)
+            .subtract(broad.linear(0.5 + 0.3 * sparse, 0)).inMemory()
 
-        // The surface the lines lie on: domes over the heads, and the photo's broad relief.
+        // The surface the lines lie on: domes over the heads, and the photo's broad relief,
+        // in line spacings.
         let coordinates = try VipsImage.coordinates(width: crop.width, height: crop.height)
         var height = try broad.linear(0.35 * face, 0)
-        for f in context.faces {
-            height = try height.add(Self.dome(over: f, coordinates: coordinates).linear(face, 0))
+        if let domes = try HeadDome.height(over: context.faces, width: crop.width, height: crop.height) {
+            height = try height.add(domes.linear(face, 0))
         }
-        height = try height.linear(settings.number("bend"), 0).inMemory()
+        let phaseOffset = try height.linear(settings.number("bend") / spacing, 0).inMemory()
 
-        var paper = try VipsImage.constant(like: grey, 1)
+        var paper: VipsImage?
         for layer in Self.layers.prefix(settings.integer("layers")) {
             let radians = (settings.number("angle") + layer.angle + 90) * .pi / 180
+            // A small face's lines start in darker tones: its skin stays paper.
+            let start = layer.tone * (1 - 0.3 * sparse)
             // The coordinate across the lines, in line spacings.
             let across = try coordinates.linear([cos(radians) / spacing, sin(radians) / spacing], [0, 0])
-            let phase = try across.extractBands(0).add(across.extractBands(1)).add(height.linear(1 / spacing, 0))
-            let distance = try phase.subtract(phase.rounded()).absolute().linear(spacing, 0) // pixels to the nearest line
+            // The phase (offset to keep it positive) taken modulo 1 reads it once; the distance
+            // to the nearest line is then 0.5 - |fraction - 0.5| spacings.
+            let phase = try across.extractBands(0).add(across.extractBands(1)).add(phaseOffset).linear(1, 8192)
+            let fraction = try VipsCall.image("remainder_const", ["in": .image(phase), "c": .doubles([1])])
+            let distance = try fraction.linear(1, -0.5).absolute().linear(-spacing, 0.5 * spacing) // pixels to the nearest line
             // Half a line's width: nothing at the layer's starting tone, most of the spacing in black.
-            let halfWidth = try tone.linear(-0.42 * spacing / layer.tone, 0.42 * spacing).clamped(0, 0.42 * spacing)
-            // Antialiased over a pixel; a line thinner than a pixel fades in, so no width is no ink.
-            let ink = try halfWidth.subtract(distance).linear(1, 0.5).clamped().multiply(halfWidth.linear(2, 0).clamped())
-            paper = try paper.multiply(ink.linear(-1, 1))
+            let halfWidth = try tone.linear(-0.42 * spacing / start, 0.42 * spacing).clamped(0, 0.42 * spacing).inMemory()
+            // Antialiased over a pixel; a line thinner than a pixel fades in, so no width is no
+            // ink. In 8 bits (255 = full ink): the casts clamp, and the layers multiply as bytes.
+            let fade = try halfWidth.linear(510, 0).cast("uchar")
+            let edge = try halfWidth.subtract(distance).linear(255, 127.5).cast("uchar")
+            let left = try edge.multiply(fade).linear(-1.0 / 255, 255).cast("uchar")
+            paper = try paper.map { try $0.multiply(left).linear(1.0 / 255, 0).cast("uchar") } ?? left
         }
-        let outline = settings.number("outline")
+        var drawing = try (paper ?? VipsImage.constant(like: grey, 255).cast("uchar")).linear(1.0 / 255, 0)
+        if sparse > 0 {
+            // Solid darks where the tone is deepest (pupils, brows, nostrils, the mouth's line):
+            // the features a few lines could not draw.
+            let solid = try tone.linear(-1 / 0.2, 0.3 / 0.2).clamped(0, 1).linear(-0.6 * sparse, 1)
+            drawing = try drawing.multiply(solid)
+        }
+        let outline = min(1, settings.number("outline") * (1 + 0.4 * sparse))
+        guard outline > 0 else { return try drawing.clamped().unitToGreyRGB() }
         let lines = try PortraitOperations.flowLines(
             grey, flowSigma: max(1, 0.02 * face), lineSigma: max(0.5, 0.003 * face, 0.6 * context.photoPixel),
             flowLength: max(1.5, 0.02 * face), rho: 0.985, sharpness: 60).linear(1.0 / 255, 0)
-        paper = try paper.multiply(lines.linear(outline, 1 - outline))
-        return try paper.clamped().unitToGreyRGB()
-    }
-
-    /// A smooth dome over a head: 1 at its middle (a little above the face's centre, where the
-    /// skull is), falling off like a gaussian over the head's width and height.
-    static func dome(over face: FaceRegion, coordinates: VipsImage) throws -> VipsImage {
-        let cx = face.x + face.width / 2, cy = face.y + face.height * 0.4
-        let sx = 0.6 * face.width, sy = 0.8 * face.height
-        let offset = try coordinates.linear([1 / sx, 1 / sy], [-cx / sx, -cy / sy])
-        let squared = try offset.multiply(offset)
-        return try squared.extractBands(0).add(squared.extractBands(1)).linear(-0.5, 0).math("exp")
+        drawing = try drawing.multiply(lines.linear(outline, 1 - outline))
+        return try drawing.clamped().unitToGreyRGB()
     }
 }
