@@ -3,25 +3,34 @@ import Vips
 
 /// Pen hatching as a line screen: parallel strokes whose width grows with the ink a tone asks
 /// for, so a patch of hatching covers that fraction of the paper and is otherwise pure paper or
-/// pure ink (antialiased over a pixel). The strokes wobble and swell a little with seeded smooth
+/// pure ink (antialiased over under a pixel). The strokes wobble and swell a little with seeded smooth
 /// noise, as a hand-held pen's do. All libvips operations, a handful per layer.
-enum PenHatching {
+struct PenHatching {
+    /// Smooth noise for the hand's drift (sideways) and the pen's swell (width), made once and
+    /// shared by every layer of one drawing.
+    let drift: VipsImage, swell: VipsImage
+
+    init(width: Int, height: Int, spacing: Double, seed: Int) throws {
+        drift = try VipsImage.paperGrain(width: width, height: height, grainSize: max(4.5, 2.5 * spacing), seed: seed).inMemory()
+        swell = try VipsImage.paperGrain(width: width, height: height, grainSize: max(4.5, 1.5 * spacing), seed: seed &+ 17).inMemory()
+    }
+
     /// Ink coverage (float, 0...1: 1 = ink) of one layer of strokes at `angle` degrees, `spacing`
-    /// pixels apart, as wide as `coverage` (float, 0...1, per pixel) asks.
-    static func layer(coverage: VipsImage, angle: Double, spacing: Double, seed: Int) throws -> VipsImage {
-        let w = coverage.width, h = coverage.height
+    /// pixels apart, as wide as `coverage` (float, 0...1, per pixel) asks. `sway` scales and
+    /// signs the drift, so layers do not wobble in step.
+    func layer(coverage: VipsImage, angle: Double, spacing: Double, sway: Double = 1) throws -> VipsImage {
         let radians = angle * .pi / 180
         // Across-stroke position in strokes (1 = one spacing); the band mean halves it, hence the 2.
-        let across = try VipsImage.coordinates(width: w, height: h)
+        let across = try VipsImage.coordinates(width: coverage.width, height: coverage.height)
             .linear([-2 * sin(radians) / spacing, 2 * cos(radians) / spacing], [0, 0]).bandMean()
         // The pen's hand: strokes drift sideways (a tenth of a spacing) and swell along their length.
-        let drift = try VipsImage.paperGrain(width: w, height: h, grainSize: max(4.5, 2.5 * spacing), seed: seed)
-        let position = try across.add(drift.linear(0.1, 1000.25))
-        // Distance from the nearest stroke's centre line in spacings, 0...0.5.
-        let distance = try position.subtract(position.rounded()).absolute()
-        let swell = try VipsImage.paperGrain(width: w, height: h, grainSize: max(4.5, 1.5 * spacing), seed: seed &+ 17)
-        let width = try coverage.multiply(swell.linear(0.12, 1))
-        // Signed distance (pixels) inside the stroke, +0.5: one pixel of antialiasing.
-        return try width.linear(0.5 * spacing, 0.5).subtract(distance.linear(spacing, 0)).clamped()
+        let position = try across.add(drift.linear(0.1 * sway, 1000.25))
+        // Distance from the nearest stroke's centre line in pixels, 0...spacing / 2.
+        let distance = try position.subtract(position.rounded()).absolute().linear(spacing, 0)
+        let width = try coverage.multiply(swell.linear(0.12 * sway, 1)).linear(spacing, 0)
+        // The part of a pixel a stroke `width` wide covers, at most `width`: about width / 2 + 0.5
+        // - distance, its edge steepened a little (less grey, and no jagged steps to see).
+        let edge = try width.linear(0.8, 0.5).subtract(distance.linear(1.6, 0))
+        return try VipsImage.bandrank([edge, width], index: 0).clamped()
     }
 }

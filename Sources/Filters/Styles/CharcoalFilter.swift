@@ -37,7 +37,7 @@ public struct CharcoalFilter: SketchFilter {
         let contrast = settings.number("contrast"), grain = settings.number("grain")
         // A dark photo is drawn as if lit (its lights as paper); the tone match afterwards
         // darkens the drawing as a whole.
-        let measured = try crop.colourspace("lab").extractBands(0).linear(1.0 / 100, 0).inMemory()
+        let measured = try crop.luminance().inMemory()
         let lights = try measured.linear(255, 0).cast("uchar").percentile(97) / 255
         let lightness = try measured.linear(min(2.5, max(1, 0.92 / max(lights, 0.01))), 0).inMemory()
         let grey = try lightness.linear(255, 0).softened(sigma: max(0.5, 0.004 * face), eightBit: true).inMemory()
@@ -52,7 +52,7 @@ public struct CharcoalFilter: SketchFilter {
         // Tone: a broad smudge of the photo with some of its detail, mottled as the side of the
         // stick leaves it, then the curve: darkness about 0.35 is the middle.
         let broad = try grey.softened(sigma: max(1.5, 0.02 * face), eightBit: true)
-        let near = try grey.softened(sigma: max(1, 0.006 * face), eightBit: true)
+        let near = try grey.softened(sigma: max(1, 0.009 * face), eightBit: true)
         let smudge = try broad.linear(0.55 / 255, 0).add(near.linear(0.45 / 255, 0))
         let mottle = try VipsImage.paperGrain(width: w, height: h, grainSize: max(6, 0.05 * face), seed: context.seed &+ 5)
         let darkness = try smudge.linear(-1, 1).add(mottle.linear(0.03, 0))
