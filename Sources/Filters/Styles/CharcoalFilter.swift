@@ -62,15 +62,15 @@ public struct CharcoalFilter: SketchFilter {
         let drawn = try strokes.linear(-1, 1).multiply(tone.linear(-1, 1)).linear(-1, 1)
 
         // The paper's tooth: grain a little over a photo pixel, with some finer. Charcoal takes
-        // on its peaks: the mid tones are mottled by it, and its pits (the lowest tenth or so)
-        // stay light as specks, fewer and greyer in the blackest areas (they fill in).
+        // on its peaks: the mid tones are mottled by it, and its deepest pits
+        // stay light as specks (the lowest twentieth or so), fewer and greyer in the blackest areas.
         let coarse = try VipsImage.paperGrain(width: w, height: h, grainSize: 1.3 * pixel, seed: context.seed)
         let fine = try VipsImage.paperGrain(width: w, height: h, grainSize: 0.6 * pixel, seed: context.seed &+ 1)
         let tooth = try coarse.linear(0.85, 0).add(fine.linear(0.5, 0)).inMemory()
         let middle = try drawn.multiply(drawn.linear(-1, 1))                    // d (1 - d), 0...0.25
-        let pits = try tooth.linear(-1.5, -1.5 * 1.15).clamped()              // 1 below -1.8 deviations
+        let pits = try tooth.linear(-1.5, -1.5 * 1.4).clamped()               // 1 below -2.1 deviations
         let specks = try pits.multiply(drawn.linear(-0.7 * grain, 0.9 * grain))
-        let textured = try drawn.add(middle.multiply(tooth).linear(1.1 * grain, 0)).multiply(specks.linear(-1, 1))
+        let textured = try drawn.add(middle.multiply(tooth).linear(0.5 * grain, 0)).multiply(specks.linear(-1, 1))
         return try textured.linear(-1, 1).clamped().unitToGreyRGB().tinted(like: crop, amount: settings.number("colour"))
     }
 }
