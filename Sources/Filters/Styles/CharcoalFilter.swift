@@ -19,7 +19,7 @@ public struct CharcoalFilter: SketchFilter {
                         "Width of the edge strokes as a fraction of the face size."),
         FilterParameter("shading", .number(range: 0...1, defaultValue: 0.8),
                         "How strongly the photo's tones are filled in with smudged charcoal (0 = strokes only)."),
-        FilterParameter("grain", .number(range: 0...1, defaultValue: 0.5),
+        FilterParameter("grain", .number(range: 0...1, defaultValue: 0.3),
                         "How much of the paper's tooth shows through the charcoal as light specks and texture."),
         FilterParameter("contrast", .number(range: 0.5...3, defaultValue: 1.7),
                         "Steepness of the tones and boost of the strokes: higher gives blacker blacks and whiter lights."),
