@@ -141,7 +141,7 @@ def linked_corpus(count):
     another name, a symbolic or a hard link, is only sketched once, so a longer batch needs
     files of its own."""
     folder = tempfile.mkdtemp(prefix="sketchease-corpus-")
-    names = sorted(os.listdir(CORPUS))
+    names = sorted(n for n in os.listdir(CORPUS) if n.endswith(".jpg"))  # not the video bench's clip
     for i in range(count):
         shutil.copyfile(os.path.join(CORPUS, names[i % len(names)]), os.path.join(folder, f"p{i:04d}.jpg"))
     return folder

@@ -82,11 +82,6 @@ extension VipsImage {
             .crop(x: pad, y: pad, width: width, height: height)
     }
 
-    /// The value below which `percent` of the pixels lie (8-bit images).
-    func percentile(_ percent: Double) throws -> Double {
-        Double(try VipsCall("percent", ["in": .image(self), "percent": .double(percent)]).int("threshold"))
-    }
-
     /// Zero-mean paper grain: seeded gaussian noise softened over `grainSize` pixels and
     /// rescaled to unit deviation, so its strength does not depend on its size. Fine grain
     /// comes from the shared noise tile (`NoiseTile`), coarse grain from noise made small.

@@ -35,11 +35,8 @@ public struct CharcoalFilter: SketchFilter {
     public func apply(to crop: VipsImage, settings: FilterSettings, context: FilterContext) throws -> VipsImage {
         let face = context.faceSize, pixel = max(1, context.photoPixel)
         let contrast = settings.number("contrast"), grain = settings.number("grain")
-        // A dark photo is drawn as if lit (its lights as paper); the tone match afterwards
-        // darkens the drawing as a whole.
-        let measured = try crop.luminance().inMemory()
-        let lights = try measured.linear(255, 0).cast("uchar").percentile(97) / 255
-        let lightness = try measured.linear(min(2.5, max(1, 0.92 / max(lights, 0.01))), 0).inMemory()
+        // A face in a dark room arrives brightened to a normal exposure (`FaceExposure`).
+        let lightness = try crop.luminance().inMemory()
         let grey = try lightness.linear(255, 0).softened(sigma: max(0.5, 0.004 * face), eightBit: true).inMemory()
         let w = crop.width, h = crop.height
 

@@ -37,10 +37,8 @@ public struct InkFilter: SketchFilter {
     public func apply(to crop: VipsImage, settings: FilterSettings, context: FilterContext) throws -> VipsImage {
         let face = context.faceSize, pixel = max(1, context.photoPixel)
         // Lightness in 8 bits (libvips' grey: within a few levels of the CIELAB L* the tone match
-        // uses). A dark photo is drawn as if lit (its lights as paper), so its features stay
-        // legible; the tone match afterwards darkens the drawing as a whole.
-        let measured = try crop.colourspace("b-w").extractBands(0).inMemory()
-        let lit = try measured.linear(min(2.5, max(1, 0.92 * 255 / max(try measured.percentile(97), 1))), 0)
+        // uses). A face in a dark room arrives brightened to a normal exposure (`FaceExposure`).
+        let lit = try crop.colourspace("b-w").extractBands(0).inMemory()
         let grey = try lit.softened(sigma: max(0.5, 0.004 * face), eightBit: true).inMemory()
 
         // Lines: the flow DoG, then a steep ramp to pure ink. Never thinner than ~a photo pixel.
