@@ -46,6 +46,21 @@ import TestSupport
         #expect(reason(folder) == .notAnImage("a folder"))
     }
 
+    @Test func aClipGivenAsAPhotoIsNamedAVideo() throws {
+        let folder = try TestAssets.temporaryFolder("clip-as-photo")
+        func reason(_ name: String, _ head: [UInt8]) throws -> PhotoError.Reason? {
+            let path = folder + "/" + name
+            try Data(head + [UInt8](repeating: 7, count: 4000)).write(to: URL(fileURLWithPath: path))
+            do { _ = try Photo.load(path: path); return nil } catch let e as PhotoError { return e.reason }
+        }
+        let mp4 = [0, 0, 0, 0x20] + Array("ftypisom".utf8)
+        #expect(try reason("clip.jpg", mp4) == .notAnImage("MP4/QuickTime video: use `sketchease video`"))
+        #expect(try reason("clip.mkv", [0x1A, 0x45, 0xDF, 0xA3]) == .notAnImage("Matroska/WebM video: use `sketchease video`"))
+        // A HEIF photo shares MP4's boxes: a broken one is not called a video.
+        let heif = [0, 0, 0, 0x18] + Array("ftypheic".utf8)
+        if case .notAnImage(let detail)? = try reason("photo.heic", heif) { #expect(!detail.contains("video")) }
+    }
+
     @Test func refusesImagesAboveThePixelLimit() throws {
         let error = #expect(throws: PhotoError.self) { try Photo.load(path: TestAssets.astronaut, pixelLimit: 1000) }
         #expect(error?.reason == .tooLarge(pixels: 512 * 512, limit: 1000))

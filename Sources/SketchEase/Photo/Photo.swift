@@ -35,7 +35,7 @@ public struct Photo: Sendable {
         do {
             return try Photo(image: VipsImage.load(path: path, sequential: true).inMemory(), path: path)
         } catch let error as VipsError {
-            throw PhotoError(path: path, reason: .corrupt(error.message))
+            throw PhotoError(path: path, reason: VideoContainer.at(path) != nil ? classify(error, path: path) : .corrupt(error.message))
         }
     }
 
@@ -48,7 +48,7 @@ public struct Photo: Sendable {
         do {
             header = try VipsImage.load(path: path)
         } catch let error as VipsError {
-            throw PhotoError(path: path, reason: classify(error))
+            throw PhotoError(path: path, reason: classify(error, path: path))
         }
         let pixels = header.width * header.height
         if pixelLimit > 0 {
@@ -111,7 +111,9 @@ public struct Photo: Sendable {
         }
     }
 
-    private static func classify(_ error: VipsError) -> PhotoError.Reason {
+    private static func classify(_ error: VipsError, path: String) -> PhotoError.Reason {
+        // A clip given as a photo (ImageMagick may claim it, then refuse to decode it).
+        if let container = VideoContainer.at(path) { return .notAnImage("\(container) video: use `sketchease video`") }
         let text = error.message
         if text.contains("is not a known file format") || text.contains("not a known") {
             return .notAnImage("unrecognised format")
