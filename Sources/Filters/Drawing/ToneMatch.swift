@@ -7,11 +7,14 @@ import Vips
 /// the drawing's own, its chroma scaled with the lightness (none for a grey drawing).
 public enum ToneMatch {
     public static func apply(_ drawing: VipsImage, like photo: VipsImage, reach: Double) throws -> VipsImage {
-        let drawn = try drawing.colourspace("lab")
-        let lightness = try drawn.extractBands(0).inMemory()
+        // The drawing is read for its lightness and again for its chroma: computed once (a
+        // style's whole pipeline would otherwise run twice).
+        let drawn = try drawing.colourspace("lab").inMemory()
+        let lightness = try drawn.extractBands(0)
         let target = try photo.colourspace("lab").extractBands(0)
         let sigma = max(1, reach)
-        let gain = try target.broadBlur(sigma: sigma).divide(lightness.broadBlur(sigma: sigma).linear(1, 1))
+        // Read twice (lightness and chroma): computed once, the size of the crop.
+        let gain = try target.broadBlur(sigma: sigma).divide(lightness.broadBlur(sigma: sigma).linear(1, 1)).inMemory()
         let matched = try lightness.multiply(gain).clamped(0, 100)
         // Chroma scales with lightness, as it does when less light falls on a surface: colours
         // drawn from a brightened crop are not left glowing in a dark room.
