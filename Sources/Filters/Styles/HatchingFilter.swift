@@ -47,7 +47,7 @@ public struct HatchingFilter: SketchFilter {
         // darks in the eyes, brows and mouth, and a stronger outline.
         let fullness = min(1, max(0, (face / spacing - 16) / 14))
         let sparse = 1 - fullness
-        let grey = try crop.colourspace("b-w").extractBands(0).softened(sigma: max(0.5, 0.004 * face), eightBit: true).inMemory()
+        let grey = try crop.smoothedGrey(sigma: max(0.5, 0.004 * face))
         // The tone the lines carry: smooth, with the features' contrast lifted so eyes, brows
         // and mouth keep their weight against the cheeks.
         let smooth = try grey.softened(sigma: max(1, 0.6 * spacing), eightBit: true).linear(1.0 / 255, 0)

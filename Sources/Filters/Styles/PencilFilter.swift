@@ -37,7 +37,7 @@ public struct PencilFilter: SketchFilter {
         // The blurs run on 8-bit layers with libvips' integer kernel (three times faster than
         // float, within 2 levels of it: nothing that shows in a drawing). The grey layer feeds
         // four others, so it is computed once, into memory the size of the crop.
-        let grey = try crop.colourspace("b-w").extractBands(0).softened(sigma: max(0.5, 0.003 * face), eightBit: true).inMemory()
+        let grey = try crop.smoothedGrey(sigma: max(0.5, 0.003 * face))
         let sigma = max(0.8, settings.number("stroke") * face)
         let blurredNegative = try grey.inverted().softened(sigma: sigma, eightBit: true)
         // dodge = grey * 256 / (256 - blurredNegative), in 0...1 after clipping
