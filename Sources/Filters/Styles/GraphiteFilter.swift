@@ -24,14 +24,15 @@ public struct GraphiteFilter: SketchFilter {
 
     public func apply(to crop: VipsImage, settings: FilterSettings, context: FilterContext) throws -> VipsImage {
         let face = context.faceSize
-        let grey = try crop.colourspace("b-w").extractBands(0).softened(sigma: max(0.5, 0.003 * face), eightBit: true).inMemory()
+        let grey = try crop.smoothedGrey(sigma: max(0.5, 0.003 * face))
         let strokes = try PortraitOperations.pencilStrokes(grey.softened(sigma: max(0.7, 0.005 * face), eightBit: true).cast("uchar"), length: settings.number("stroke") * face,
                                                            width: max(1, 0.005 * face), gain: settings.number("darkness"))
             .linear(1.0 / 255, 0)
         let toneSource = try grey.softened(sigma: max(1, 0.008 * face), eightBit: true).cast("uchar").inMemory()
         // The tones matched are the faces' own (the whole crop where none is known): a light
         // wall around a face would otherwise push the face down into the dark strokes.
-        let table = PencilTone().lookupTable(for: try Self.histogram(of: toneSource, over: context.faces))
+        let onFaces = try toneSource.histogram(over: context.faces)
+        let table = PencilTone().lookupTable(for: onFaces.contains { $0 > 0 } ? onFaces : try toneSource.histogram()[0])
         let lut = try VipsImage.fromPixels(table, width: 256, height: 1, bands: 1)
         let tone = try toneSource.mapLUT(lut).linear(1.0 / 255, 0).clamped(0.03, 1)
         let lnH = try PencilTexture(width: crop.width, height: crop.height, strokeLength: settings.number("texture") * face,
@@ -41,19 +42,5 @@ public struct GraphiteFilter: SketchFilter {
         let beta = try lnH.multiply(lnJ).softened(sigma: reach).divide(lnH.multiply(lnH).softened(sigma: reach))
         let textured = try beta.multiply(lnH).math("exp")
         return try strokes.multiply(textured).clamped().unitToGreyRGB().tinted(like: crop, amount: settings.number("colour"))
-    }
-
-    /// The histogram (256 counts) of `grey` inside the faces' boxes, or of all of it.
-    static func histogram(of grey: VipsImage, over faces: [FaceRegion]) throws -> [Int] {
-        var counts = [Int](repeating: 0, count: 256)
-        for face in faces {
-            let x0 = max(0, Int(face.x)), y0 = max(0, Int(face.y))
-            let x1 = min(grey.width, Int(face.x + face.width)), y1 = min(grey.height, Int(face.y + face.height))
-            guard x1 - x0 >= 4, y1 - y0 >= 4 else { continue }
-            for (level, count) in try grey.crop(x: x0, y: y0, width: x1 - x0, height: y1 - y0).histogram()[0].enumerated() {
-                counts[level] += count
-            }
-        }
-        return counts.reduce(0, +) > 0 ? counts : try grey.histogram()[0]
     }
 }
