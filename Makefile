@@ -5,7 +5,7 @@ SWIFT ?= swift
 OUT ?= out/demo
 BIN := .build/release/sketchease
 
-.PHONY: demo test bench bench-video fuzz gallery webapp-screenshots install setup deps model examples build clean
+.PHONY: demo test stress bench bench-video fuzz gallery webapp-screenshots install setup deps model examples build clean
 
 ## demo: install what is missing, build, and sketch every face in examples/ into out/demo/
 demo: build
@@ -39,6 +39,12 @@ bench: build
 bench-video: build
 	scripts/setup.sh bench-tools
 	python3 bench/video.py $(VIDEO_BENCH_ARGS)
+
+## stress: hundreds of short batches, detects and clips, several at once; any crash or failure is counted
+## and shown (STRESS_RUNS, default 300; STRESS_AT_ONCE, default 4). Not part of `make test`: minutes long.
+stress: build
+	scripts/setup.sh test-tools
+	scripts/stress.sh $(STRESS_RUNS) $(STRESS_AT_ONCE)
 
 ## fuzz: a few minutes of libFuzzer on image loading (not part of CI)
 fuzz: setup

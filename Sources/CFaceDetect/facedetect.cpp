@@ -2,6 +2,13 @@
 //
 // Only OpenCV's core, imgproc, objdetect and dnn modules are used. Every entry point catches
 // every exception, so nothing propagates into Swift.
+//
+// OpenCV's thread count is never changed here (no cv::setNumThreads): with Debian's TBB build it
+// terminates and rebuilds the process-wide task arena, and a worker thread inside a parallel_for_
+// at that moment dereferences a freed arena (a segfault in libtbb, seen at the end of batches
+// whose first worker finished while another was still detecting). OpenCV runs one parallel loop
+// at a time in the process (nested or concurrent loops run serially), so several photos in
+// flight do not multiply its threads anyway.
 #include "sk_facedetect.h"
 
 #include <opencv2/core.hpp>
@@ -370,13 +377,6 @@ sk_detector *sk_detector_open_cascade(const char *cascade_xml_path, char *err, s
         result = d.release();
     });
     return result;
-}
-
-void sk_detector_set_threads(int threads) {
-    try {
-        cv::setNumThreads(threads > 0 ? threads : -1);
-    } catch (...) {
-    }
 }
 
 void sk_detector_close(sk_detector *d) {

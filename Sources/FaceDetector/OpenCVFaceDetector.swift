@@ -37,11 +37,6 @@ public final class OpenCVFaceDetector: @unchecked Sendable {
 
     deinit { sk_detector_close(handle) }
 
-    /// Caps OpenCV's threads for all detectors (nil = OpenCV's default, all cores).
-    public static func limitThreads(_ threads: Int?) {
-        sk_detector_set_threads(Int32(threads ?? 0))
-    }
-
     /// Finds faces in `image` (any size, any band count), in its pixel coordinates, best first.
     ///
     /// CenterFace looks at a copy whose longest side is at most `options.maxSide` (the coarse

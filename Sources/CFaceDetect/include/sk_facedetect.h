@@ -59,10 +59,6 @@ sk_detector *sk_detector_open_cascade(const char *cascade_xml_path, char *err, s
  * sk_detector_run call on `d` is in progress or follows. */
 void sk_detector_close(sk_detector *d);
 
-/* Caps the threads OpenCV uses for every detector in the process (0 = OpenCV's default).
- * With several photos in flight, one thread each avoids oversubscribing the cores. */
-void sk_detector_set_threads(int threads);
-
 /* Frees the working memory a CenterFace detector keeps between runs (the network of the last
  * input size, ~65 MB at 640x640). The next run builds a network again (~35 ms). Call it when
  * a photo is done. NULL and cascades are accepted and ignored. */

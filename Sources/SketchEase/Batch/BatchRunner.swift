@@ -26,8 +26,9 @@ public struct BatchRunner: Sendable {
         try? VipsRuntime.setOperationCacheSize(0)
         // Each photo reuses the memory the one before it freed (see residentMemoryPerPhoto).
         try? VipsRuntime.keepFreedMemoryForReuse()
-        // Photos in flight share the cores: each pipeline gets its share of libvips and OpenCV
-        // threads rather than every one of them trying to use all cores.
+        // Photos in flight share the cores: each pipeline gets its share of libvips' threads
+        // rather than every one of them trying to use all cores. (OpenCV's are left alone: see
+        // shareCores.)
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let workers = max(1, min(options.jobs, files.count))
         if workers > 1 { Self.shareCores(cores, among: workers) }
@@ -73,10 +74,14 @@ public struct BatchRunner: Sendable {
     /// larger photo the batch is above this and hands the surplus back.
     static let residentMemoryPerPhoto = 256 << 20
 
-    /// Gives each of `workers` photos in flight its share of libvips' and OpenCV's threads.
+    /// Gives each of `workers` photos in flight its share of libvips' threads. Safe while other
+    /// photos are being drawn: libvips reads the setting when it starts a pipeline.
+    ///
+    /// OpenCV's thread count is not touched, here or anywhere: changing it while another thread
+    /// runs an OpenCV loop crashes the process (TBB's arena is torn down under that thread), and
+    /// OpenCV already runs only one parallel loop at a time per process.
     private static func shareCores(_ cores: Int, among workers: Int) {
         try? VipsRuntime.setConcurrency(max(1, cores / workers))
-        OpenCVFaceDetector.limitThreads(max(1, cores / workers))
     }
 
     /// The order in which parallel workers take photos: largest file first, so that the batch
