@@ -12,6 +12,9 @@ BIN=${BIN:-.build/release/sketchease}
 WORK=out/gallery
 rm -rf "$WORK"  # a fresh folder: batch never replaces files it did not write
 mkdir -p "$WORK" docs
+# The sheets are this script's own: a fresh clone's copies are not in SketchEase's record of what
+# it wrote, and `gallery --out` replaces nothing else.
+rm -f docs/gallery.png docs/gallery-faces.png
 
 "$BIN" gallery examples/grace_hopper.jpg examples/astronaut.png --out docs/gallery.png
 

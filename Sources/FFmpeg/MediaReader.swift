@@ -80,6 +80,11 @@ public final class MediaReader: @unchecked Sendable {
             throw MediaError(path: source.path, reason: Self.openFailure(status, path: source.isLive ? nil : source.path, logged: logged))
         }
         var owned: UnsafeMutablePointer<AVFormatContext>? = context
+        if !source.isLive, let photo = Self.stillImageFormat(context) {
+            // FFmpeg reads a photo as a one-frame video: say what it is instead.
+            avformat_close_input(&owned)
+            throw MediaError(path: source.path, reason: .notMedia("this is a \(photo) photo: use `sketchease batch`"))
+        }
         status = avformat_find_stream_info(context, nil)
         guard status >= 0 else {
             avformat_close_input(&owned)
@@ -401,6 +406,17 @@ public final class MediaReader: @unchecked Sendable {
         return MediaStream(index: index, kind: kind, codec: codec,
                            timeBase: Rational(stream.pointee.time_base), language: language,
                            isAttachedPicture: stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC != 0)
+    }
+
+    /// The photo format when FFmpeg opened a single still image ("JPEG" for its `jpeg_pipe`
+    /// demuxer, "image" for `image2`), nil for a clip. GIF is a clip: it may move.
+    static func stillImageFormat(_ context: UnsafeMutablePointer<AVFormatContext>) -> String? {
+        guard let format = context.pointee.iformat, let raw = format.pointee.name else { return nil }
+        let name = String(cString: raw)
+        if name == "image2" { return "still" }
+        guard name.hasSuffix("_pipe") else { return nil }
+        let kind = name.dropLast("_pipe".count)
+        return kind == "jpegls" ? "JPEG-LS" : kind.uppercased()
     }
 
     /// The video stream to read: FFmpeg's pick among real videos (not cover pictures).

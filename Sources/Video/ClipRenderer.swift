@@ -46,12 +46,8 @@ public struct ClipRenderer: Sendable {
         if verdict == .keep { throw PhotoError(path: output, reason: .outputExists) }
         let reader = try MediaReader(source, pixelLimit: options.pixelLimit, threads: ProcessInfo.processInfo.activeProcessorCount)
         let folder = (output as NSString).deletingLastPathComponent
-        if !folder.isEmpty {
-            do {
-                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            } catch {
-                throw MediaError(path: folder, reason: .outputNotWritable("cannot create folder"))
-            }
+        if !folder.isEmpty, let problem = OutputFolder.create(folder) {
+            throw MediaError(path: folder, reason: .outputNotWritable(problem))
         }
         var render = options.render
         var background: BackgroundClip?

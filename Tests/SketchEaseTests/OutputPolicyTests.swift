@@ -20,19 +20,24 @@ import TestSupport
         }
         try fm.linkItem(atPath: photo, toPath: folder + "/hardlink.png")
         #expect(throws: PhotoError.self) { try OutputPolicy.verdict(for: folder + "/hardlink.png", source: photo, overwrite: true) }
-        // Someone else's file: kept without overwrite, refused with it; a named destination may replace it.
+        // Someone else's file: kept without overwrite, refused with it, and refused as a named
+        // destination too (`gallery --out mine.jpg` once replaced a person's photo).
         let theirs = folder + "/theirs.png"
         try fm.copyItem(atPath: TestAssets.astronaut, toPath: theirs)
         #expect(try OutputPolicy.verdict(for: theirs, source: photo, overwrite: false) == .keep)
         #expect(throws: PhotoError(path: theirs, reason: .notOurOutput)) {
             try OutputPolicy.verdict(for: theirs, source: photo, overwrite: true)
         }
-        #expect(try OutputPolicy.verdict(for: theirs, source: photo, overwrite: true, namedDestination: true) == .replace)
+        #expect(throws: PhotoError(path: theirs, reason: .notOurOutput)) {
+            try OutputPolicy.verdict(for: theirs, source: photo, overwrite: false, namedDestination: true)
+        }
         // SketchEase's own output: replaced when asked.
         let ours = folder + "/ours.png"
         try ImageExporter.write(try VipsImage.load(path: photo), to: ours, options: ExportOptions())
         #expect(OutputRecord.wrote(ours))
         #expect(try OutputPolicy.verdict(for: ours, source: photo, overwrite: true) == .replace)
+        // A named destination replaces SketchEase's own file without being told to overwrite.
+        #expect(try OutputPolicy.verdict(for: ours, source: photo, overwrite: false, namedDestination: true) == .replace)
         // ...until a photo is copied over it: then it is the person's again.
         try fm.removeItem(atPath: ours)
         try fm.copyItem(atPath: TestAssets.graceHopper, toPath: ours)

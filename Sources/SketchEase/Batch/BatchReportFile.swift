@@ -85,12 +85,10 @@ public struct BatchReportFile: Sendable, Equatable, Codable {
         self.shard = shard; self.totals = totals; self.photos = photos; self.inputProblems = inputProblems
     }
 
+    /// Writes the report to the file the person named (`--report`, `report-merge --out`): an
+    /// earlier report of SketchEase's there is replaced, anything else is kept (`OutputFile`).
     public func write(to path: String) throws {
-        do {
-            try JSONEncoder.readable.encode(self).write(to: URL(fileURLWithPath: path), options: .atomic)
-        } catch {
-            throw PhotoError(path: path, reason: .outputNotWritable(error.localizedDescription))
-        }
+        try OutputFile.write(try JSONEncoder.readable.encode(self), to: path, named: true)
     }
 
     public static func read(from path: String) throws -> BatchReportFile {

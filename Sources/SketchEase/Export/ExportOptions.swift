@@ -12,8 +12,8 @@ public struct ExportOptions: Sendable, Equatable {
     /// Replace an existing output file (only ever one SketchEase wrote: see `OutputPolicy`).
     public var overwrite: Bool
     /// The destination is a file the person named themselves (`gallery --out sheet.png`), not a
-    /// name SketchEase made up from a photo's: with `overwrite` it replaces whatever is there,
-    /// as `cp` would, but still never the photo being drawn.
+    /// name SketchEase made up from a photo's: SketchEase's own earlier file there is replaced
+    /// without `overwrite`; a file of anyone else's is never replaced (see `OutputPolicy`).
     public var namedDestination: Bool
     /// The file format: PNG (lossless) unless asked otherwise.
     public var format: ImageFormat

@@ -69,13 +69,17 @@ public struct FaceCropExporter: Sendable {
         try OutputFolder.prepare(folder)
         let bounds = PixelRect(x: 0, y: 0, width: photo.width, height: photo.height)
         var result = Result()
-        func save(_ image: @autoclosure () throws -> VipsImage, to path: String) throws {
+        // An earlier file kept (no --overwrite) is listed, not an error: the rest are still written.
+        func save(to path: String, _ write: () throws -> Void) throws {
             if try OutputPolicy.verdict(for: path, source: photo.path, overwrite: export.overwrite) == .keep {
                 result.kept.append(path)
                 return
             }
-            try ImageExporter.write(try image(), to: path, source: photo.path, options: export)
+            try write()
             result.written.append(path)
+        }
+        func save(_ image: @autoclosure () throws -> VipsImage, to path: String) throws {
+            try save(to: path) { try ImageExporter.write(try image(), to: path, source: photo.path, options: export) }
         }
         var faces: [FaceJSON] = []
         for assessment in assessments {
@@ -109,18 +113,8 @@ public struct FaceCropExporter: Sendable {
                 eyeCrops: eyes, landmarksInCrop: FaceAssessment.landmarkTable(inCrop)))
         }
         let jsonPath = (folder as NSString).appendingPathComponent("\(stem)-faces.json")
-        if !export.overwrite, FileManager.default.fileExists(atPath: jsonPath) {
-            result.kept.append(jsonPath)
-            return result
-        }
-        let encoder = JSONEncoder.readable
-        let data = try encoder.encode(PhotoJSON(source: photo.path, width: photo.width, height: photo.height, faces: faces))
-        do {
-            try data.write(to: URL(fileURLWithPath: jsonPath), options: .atomic)
-        } catch {
-            throw PhotoError(path: jsonPath, reason: .outputNotWritable(error.localizedDescription))
-        }
-        result.written.append(jsonPath)
+        let data = try JSONEncoder.readable.encode(PhotoJSON(source: photo.path, width: photo.width, height: photo.height, faces: faces))
+        try save(to: jsonPath) { try OutputFile.write(data, to: jsonPath, source: photo.path, overwrite: export.overwrite) }
         return result
     }
 }

@@ -1,46 +1,22 @@
 import Foundation
 
 /// Writes shareable images: 8-bit sRGB PNG (lossless, the default), JPEG or WebP, metadata
-/// stripped unless asked, atomically, and never over anything but SketchEase's own outputs.
-/// Missing folders on the way are made.
-///
-/// The image is written to a hidden temporary file in the destination folder, recorded as
-/// SketchEase's (`OutputRecord`) and renamed into place, so a crash or a full disk never leaves
-/// a half-written output under the real name, and a later run never takes it for a photo.
+/// stripped unless asked, placed by `OutputFile` (atomically, never over anything but
+/// SketchEase's own outputs, missing folders made).
 public enum ImageExporter {
     /// Writes `rgb` (plus `alpha`, if any) to `path` as `options.format` says. Errors in
     /// computing the pixels (a truncated input, say) are reported against `source`, errors in
     /// writing against `path`; `source` itself is never written over (see `OutputPolicy`).
     public static func write(_ rgb: VipsImage, alpha: VipsImage? = nil, to path: String, source: String? = nil,
                              options: ExportOptions) throws {
-        if try OutputPolicy.verdict(for: path, source: source, overwrite: options.overwrite,
-                                    namedDestination: options.namedDestination) == .keep {
-            throw PhotoError(path: path, reason: .outputExists)
-        }
-        let fm = FileManager.default
-        let folder = path.parentPath
-        let name = (path as NSString).lastPathComponent
-        if !folder.isEmpty, !fm.fileExists(atPath: folder) {
+        try OutputFile.write(to: path, source: source, overwrite: options.overwrite, named: options.namedDestination) { temporary in
             do {
-                try fm.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            } catch {
-                throw PhotoError(path: path, reason: .outputNotWritable("cannot create the folder \(folder)"))
+                try encode(rgb, alpha: alpha, to: temporary, options: options)
+            } catch let error as VipsError {
+                let reason = reason(for: error, writing: temporary, as: path)
+                if case .corrupt = reason, let source { throw PhotoError(path: source, reason: reason) }
+                throw PhotoError(path: path, reason: reason)
             }
-        }
-        let temporary = (folder.isEmpty ? "." : folder) + "/.\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
-        do {
-            try encode(rgb, alpha: alpha, to: temporary, options: options)
-        } catch let error as VipsError {
-            try? fm.removeItem(atPath: temporary)
-            let reason = reason(for: error, writing: temporary, as: path)
-            if case .corrupt = reason, let source { throw PhotoError(path: source, reason: reason) }
-            throw PhotoError(path: path, reason: reason)
-        }
-        OutputRecord.note(file: temporary, as: name, in: folder.isEmpty ? "." : folder)
-        if rename(temporary, path) != 0 {
-            let detail = String(cString: strerror(errno))
-            try? fm.removeItem(atPath: temporary)
-            throw PhotoError(path: path, reason: .outputNotWritable(detail))
         }
     }
 

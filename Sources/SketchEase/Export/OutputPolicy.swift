@@ -3,7 +3,7 @@ import Foundation
 /// The one rule for writing over a file, whatever the options: SketchEase replaces nothing but
 /// its own earlier outputs (see `OutputRecord`), and never the photo it is drawing.
 ///
-/// Every image SketchEase writes goes through this rule (`PNGExporter` applies it just before
+/// Every file SketchEase writes goes through this rule (`OutputFile` applies it just before
 /// the write), and a batch applies it to each photo before any work, so a photo whose output
 /// would land on itself is refused at once. `--overwrite` only lets SketchEase replace its own
 /// outputs.
@@ -19,17 +19,18 @@ public enum OutputPolicy {
 
     /// What writing `path` may do. Throws, naming the file, when it would destroy something not
     /// SketchEase's: the photo `source` itself (after symlinks, `..`, letter case, hard links:
-    /// files are compared by identity), or, when asked to overwrite, a file SketchEase did not write.
-    /// A destination the person named themselves (`namedDestination`) may replace any file
-    /// but the source.
+    /// files are compared by identity), or, when asked to replace, a file SketchEase did not write.
+    /// A destination the person named themselves (`namedDestination`: `gallery --out`,
+    /// `--report`) asks to replace SketchEase's own earlier file there without `overwrite`; a
+    /// file of anyone else's is never replaced, named or not.
     public static func verdict(for path: String, source: String?, overwrite: Bool,
                                namedDestination: Bool = false) throws -> Verdict {
         guard let target = FileIdentity(path) else { return .create }
         if let source, FileIdentity(source) == target {
             throw PhotoError(path: source, reason: .outputIsInput(path))
         }
-        guard overwrite else { return .keep }
-        guard namedDestination || OutputRecord.wrote(path) else { throw PhotoError(path: path, reason: .notOurOutput) }
+        guard overwrite || namedDestination else { return .keep }
+        guard OutputRecord.wrote(path) else { throw PhotoError(path: path, reason: .notOurOutput) }
         return .replace
     }
 }
@@ -44,5 +45,11 @@ public struct FileIdentity: Hashable, Sendable {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         device = UInt64(info.st_dev); inode = UInt64(info.st_ino)
+    }
+
+    /// Whether `path` leads to the same file as one of `paths` (an output named as an input).
+    public static func of(_ path: String, isAnyOf paths: [String]) -> Bool {
+        guard let target = FileIdentity(path) else { return false }
+        return paths.contains { FileIdentity($0) == target }
     }
 }

@@ -82,6 +82,7 @@ struct BatchCommand: ParsableCommand {
         options.compare = compare
         // Before any work: the results' folder must take files, and the plan must be sound.
         try Terminal.failing { try OutputFolder.prepare(out) }
+        if let report { try Terminal.failing { try OutputFile.checkNamed(report) } }
         if let plan { options.plan = try Terminal.failing { try BatchPlan.read(from: plan) } }
         let collection = input.collect(outputFolders: [out])
         var files = collection.files

@@ -12,7 +12,7 @@ struct GalleryCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("Photos, one row each.", valueName: "photo"))
     var photos: [String]
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("The PNG to write.", valueName: "file"))
+    @Option(name: .shortAndLong, help: ArgumentHelp("The sheet to write: .png, .jpg or .webp. An earlier sheet of SketchEase's there is replaced; any other file is kept.", valueName: "file"))
     var out: String
 
     @Option(help: "Height of each face in the sheet, in pixels.")
@@ -29,13 +29,23 @@ struct GalleryCommand: ParsableCommand {
     @OptionGroup var limits: PixelLimitFlag
 
     func validate() throws {
-        // The sheet replaces what is at --out, as asked, but never one of the photos.
-        if let target = FileIdentity(out), photos.contains(where: { FileIdentity($0) == target }) {
+        if FileIdentity.of(out, isAnyOf: photos) {
             throw ValidationError("--out \(out) is one of the photos; choose another file")
         }
+        _ = try format()
+    }
+
+    /// The sheet's format, as its name says: a sheet named .jpg is a JPEG, not a PNG in disguise.
+    private func format() throws -> ImageFormat {
+        let suffix = (out as NSString).pathExtension
+        guard let format = ImageFormat(name: suffix) else {
+            throw ValidationError("--out \(out): name the sheet .png, .jpg or .webp")
+        }
+        return format
     }
 
     func run() throws {
+        try Terminal.failing { try OutputFile.checkNamed(out) }
         let detector = try detection.openDetector()
         var faces: [(image: VipsImage, face: DetectedFace)] = []
         var failed = false
@@ -61,8 +71,11 @@ struct GalleryCommand: ParsableCommand {
         let gallery = StyleGallery(columns: try StyleGallery.standardColumns(), cellHeight: cellHeight,
                                    render: RenderOptions(region: region, tone: tone))
         let sheet = try gallery.render(faces: faces)
-        // Like every export: written atomically, the photos' metadata (GPS...) left out.
-        try ImageExporter.write(sheet, to: out, options: ExportOptions(compression: 9, overwrite: true, namedDestination: true))
+        // Like every export: written atomically, the photos' metadata (GPS...) left out, and
+        // never over a file SketchEase did not write.
+        try Terminal.failing {
+            try ImageExporter.write(sheet, to: out, options: ExportOptions(compression: 9, namedDestination: true, format: try format()))
+        }
         Terminal.printErr("gallery written to \(out) (\(sheet.width)×\(sheet.height))")
         if failed { throw ExitCode.failure }
     }

@@ -23,9 +23,13 @@ struct ReportMergeCommand: ParsableCommand {
 
     func validate() throws {
         guard !reports.isEmpty else { throw ValidationError("give the shards' report files") }
+        if let out, FileIdentity.of(out, isAnyOf: reports) {
+            throw ValidationError("--out \(out) is one of the reports; choose another file")
+        }
     }
 
     func run() throws {
+        if let out { try Terminal.failing { try OutputFile.checkNamed(out) } }
         let read = try Terminal.failing { try reports.map { ($0, try BatchReportFile.read(from: $0)) } }
         let merged = try Terminal.failing { try BatchReportFile.merged(read) }
         if let out { try Terminal.failing { try merged.write(to: out) } }

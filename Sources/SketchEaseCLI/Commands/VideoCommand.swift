@@ -80,6 +80,7 @@ struct VideoCommand: ParsableCommand {
             encoding: encoding.settings(keepMetadata: keepMetadata),
             styles: TrackStyles(others: try style.style()), overwrite: overwrite,
             pixelLimit: limits.maxPixels, duration: live.duration)
+        if let report { try Terminal.failing { try OutputFile.checkNamed(report) } }
         var jobsList: [Job] = []
         var problems: [String] = []
         let suffix = "." + options.encoding.format.fileExtension

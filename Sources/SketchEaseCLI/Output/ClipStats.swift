@@ -1,4 +1,5 @@
 import Foundation
+import SketchEase
 import Video
 
 /// The `--report` file of `video`: per clip, frames, speed, stage times and peak memory.
@@ -49,6 +50,6 @@ struct ClipStats: Encodable {
     func write(to path: String) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        try encoder.encode(self).write(to: URL(fileURLWithPath: path), options: .atomic)
+        try OutputFile.write(try encoder.encode(self), to: path, named: true)
     }
 }
