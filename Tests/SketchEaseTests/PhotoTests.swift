@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import TestSupport
 @testable import SketchEase
@@ -36,7 +37,7 @@ import TestSupport
 
     @Test func badFilesGiveOneClearReason() throws {
         let folder = try TestAssets.temporaryFolder("bad")
-        func reason(_ path: String) -> PhotoError.Reason? {
+        @Sendable func reason(_ path: String) -> PhotoError.Reason? {
             do { _ = try Photo.load(path: path).rgb.pixels(); return nil } catch let e as PhotoError { return e.reason } catch { return .other("\(error)") }
         }
         #expect(reason(folder + "/missing.jpg") == .notFound)
@@ -59,6 +60,30 @@ import TestSupport
         // A HEIF photo shares MP4's boxes: a broken one is not called a video.
         let heif = [0, 0, 0, 0x18] + Array("ftypheic".utf8)
         if case .notAnImage(let detail)? = try reason("photo.heic", heif) { #expect(!detail.contains("video")) }
+    }
+
+    /// libvips keeps one error buffer for the process: two damaged photos read at once
+    /// (`batch --jobs 2`) each got both photos' messages. Each error is now the one the photo
+    /// gives when read alone, every time.
+    @Test func damagedPhotosReadAtOnceKeepTheirOwnMessages() throws {
+        let folder = try TestAssets.temporaryFolder("own-errors")
+        let photos = [try BadInputs.truncatedJPEG(in: folder), try BadInputs.truncatedPNG(in: folder)]
+        @Sendable func reason(_ path: String) -> PhotoError.Reason? {
+            do { _ = try Photo.load(path: path); return nil } catch { return (error as? PhotoError)?.reason }
+        }
+        let alone = photos.map(reason)
+        #expect(alone[0] != nil && alone[1] != nil && alone[0] != alone[1])
+        let rounds = 25
+        let seen = Mutex<[[PhotoError.Reason?]]>([[], []])
+        DispatchQueue.concurrentPerform(iterations: 2 * rounds) { n in
+            let which = n % 2
+            let got = reason(photos[which])
+            seen.withLock { $0[which].append(got) }
+        }
+        for which in 0..<2 {
+            let wrong = seen.withLock { $0[which] }.filter { $0 != alone[which] }
+            #expect(wrong.isEmpty, "\(photos[which]): \(wrong.count) of \(rounds) messages differ from its own, e.g. \(String(describing: wrong.first))")
+        }
     }
 
     @Test func refusesImagesAboveThePixelLimit() throws {

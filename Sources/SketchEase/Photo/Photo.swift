@@ -33,7 +33,8 @@ public struct Photo: Sendable {
     public static func load(path: String, pixelLimit: Int = defaultPixelLimit) throws -> Photo {
         try inspect(path: path, pixelLimit: pixelLimit)
         do {
-            return try Photo(image: VipsImage.load(path: path, sequential: true).inMemory(), path: path)
+            let decoded = try InputErrors.attributed { try VipsImage.load(path: path, sequential: true).inMemory() }
+            return try Photo(image: decoded, path: path)
         } catch let error as VipsError {
             throw PhotoError(path: path, reason: VideoContainer.at(path) != nil ? classify(error, path: path) : .corrupt(error.message))
         }
@@ -46,7 +47,7 @@ public struct Photo: Sendable {
         try checkReadable(path)
         let header: VipsImage
         do {
-            header = try VipsImage.load(path: path)
+            header = try InputErrors.attributed { try VipsImage.load(path: path) }
         } catch let error as VipsError {
             throw PhotoError(path: path, reason: classify(error, path: path))
         }
