@@ -25,6 +25,28 @@ import Testing
         #expect(!limits.warnings(for: measured).contains { $0.kind == .tooSmall })
     }
 
+    /// A new user read "cut off … about 0 % of the face is outside the photo (limit 3 %)" and
+    /// "1.0 stops darker (limit 1.0)": each check now fires only past its limit, as shown.
+    @Test func everyCheckFiresOnlyPastItsLimitAsShown() {
+        let limits = FaceQualityThresholds()
+        var measured = FaceQualityMeasurements(faceSize: 200, outsideFraction: 0.001, edgesTouched: ["left"], edgesCrossed: [],
+                                               leftLuminance: 50, rightLuminance: 40, lightingStops: 1.04, sharpness: 500,
+                                               rollDegrees: 0)
+        #expect(limits.warnings(for: measured).isEmpty, "\(limits.warnings(for: measured).map(\.message))")
+        measured.outsideFraction = 0.034  // shown as 3 %, the limit
+        measured.rollDegrees = limits.maximumRollDegrees + 0.4
+        measured.sharpness = limits.minimumSharpness - 0.04
+        #expect(limits.warnings(for: measured).isEmpty, "\(limits.warnings(for: measured).map(\.message))")
+        measured.outsideFraction = 0.036
+        measured.lightingStops = 1.06
+        measured.rollDegrees = limits.maximumRollDegrees + 0.6
+        measured.sharpness = limits.minimumSharpness - 0.2
+        let messages = limits.warnings(for: measured).map(\.message)
+        #expect(messages.count == 4, "\(messages)")
+        #expect(messages.contains { $0.contains("about 4% of the face is outside the photo (limit 3%)") }, "\(messages)")
+        #expect(messages.contains { $0.contains("1.1 stops darker than the left (limit 1.0)") }, "\(messages)")
+    }
+
     @Test func editSummariesShowSizesAsListsDo() {
         #expect(Edit.resize(face: 1, width: 188.6, height: 260.7).summary == "face 1 resized to 189×261")
         #expect(Edit.move(face: 1, dx: -2.5, dy: 3.4).summary == "face 1 moved by -3, 3")
