@@ -268,7 +268,7 @@ private final class Track {
     /// The first frame of the present run of frames where something else is where the face
     /// should be (it is covered), or nil.
     var coveredSince: Int?
-    /// Frames the face was covered on (runs of at least two): not drawn there.
+    /// Frames the face was covered on (runs of at least three, less the last): not drawn there.
     private var hidden: [ClosedRange<Int>] = []
     /// Followed back from its first sighting to where it came out from behind something: not
     /// faded in before that (over what covered it).
@@ -408,7 +408,8 @@ private final class Track {
         }
         if sighting != nil || motion != nil {
             // Seen again: a run of covered frames ends (hidden if it was more than a flicker).
-            if let since = coveredSince, frame - since >= 2 { hidden.append(since...(frame - 1)) }
+            // Its last frame is drawn: the face is found again a frame after it comes out.
+            if let since = coveredSince, frame - since >= 3 { hidden.append(since...(frame - 2)) }
             coveredSince = nil
             lastFollowed = frame; lastFollowedTime = time
         } else if covered, coveredSince == nil {
