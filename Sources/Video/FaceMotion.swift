@@ -11,14 +11,27 @@ enum FaceMotion {
     static func measure(_ box: FaceBox, from before: GreyPlane, to after: GreyPlane,
                         predicted: (Double, Double), radius least: Int = 6) -> (dx: Double, dy: Double)? {
         let k = before.scale
-        let (x, y, w, h) = middle(of: box, scale: k)
         let expected = (predicted.0 * k).magnitude + (predicted.1 * k).magnitude
         let radius = min(16, max(least, Int(expected.rounded(.up)) + 3))
+        // A face cut by the frame's edge is followed by what is left of its middle (with room
+        // to search around it), as long as that is a good part of it.
+        guard let (x, y, w, h) = visibleMiddle(of: box, in: before, margin: radius) else { return nil }
         let texture = before.texture(x: x, y: y, width: w, height: h)
         guard texture >= 2, let m = before.motion(to: after, x: x, y: y, width: w, height: h, radius: radius),
               m.cost <= max(3, 0.5 * texture),
               abs(m.dx) < Double(radius), abs(m.dy) < Double(radius) else { return nil }
         return (m.dx / k, m.dy / k)
+    }
+
+    /// The middle half of `box` in `plane`'s pixels, cut to the plane less `margin` on each
+    /// side; nil when less than `least` of it (or under 6 × 6 pixels) is left.
+    static func visibleMiddle(of box: FaceBox, in plane: GreyPlane, margin: Int = 0,
+                              least: Double = 0.4) -> (x: Int, y: Int, width: Int, height: Int)? {
+        let (x, y, w, h) = middle(of: box, scale: plane.scale)
+        let x0 = max(x, margin), y0 = max(y, margin)
+        let x1 = min(x + w, plane.width - margin), y1 = min(y + h, plane.height - margin)
+        guard x1 - x0 >= 6, y1 - y0 >= 6, Double((x1 - x0) * (y1 - y0)) >= least * Double(w * h) else { return nil }
+        return (x0, y0, x1 - x0, y1 - y0)
     }
 
     /// The middle half of a box, in a plane's pixels.
@@ -44,10 +57,48 @@ enum FaceMotion {
         /// Whether the middle of `box` in `plane` still looks like this (the face, not something
         /// in front of it).
         func resembles(_ box: FaceBox, in plane: GreyPlane) -> Bool {
+            guard let difference = difference(box, in: plane) else { return false }
+            return difference <= max(8, 0.8 * texture)
+        }
+
+        /// Whether something else is where the middle of `box` should be in `plane`, near
+        /// enough (`search` plane pixels around it) that the face cannot have moved away: far
+        /// from what the face looked like anywhere there, well beyond how a face changes
+        /// between sightings (turning, talking, light). False when too little of it is in the
+        /// plane to tell.
+        func isCovered(_ box: FaceBox, in plane: GreyPlane, search: Int = 2) -> Bool {
+            guard let difference = difference(box, in: plane, search: search) else { return false }
+            return difference > max(Self.coveredLevel, 2 * texture)
+        }
+
+        /// Mean grey difference at least this large says "not the face" whatever its texture.
+        static let coveredLevel = 24.0
+
+        /// The mean absolute difference between this and the middle of `box` in `plane` (the
+        /// smallest over shifts of up to `search` plane pixels), over the part in the plane;
+        /// nil when under `least` of it is.
+        func difference(_ box: FaceBox, in plane: GreyPlane, search: Int = 0, least: Double = 0.4) -> Double? {
             let k = plane.scale
             let x = Int((box.center.x * k).rounded()) - width / 2, y = Int((box.center.y * k).rounded()) - height / 2
-            guard let difference = plane.difference(from: pixels, x: x, y: y, width: width, height: height) else { return false }
-            return difference <= max(8, 0.8 * texture)
+            var best: Double?
+            for oy in -search...search {
+                for ox in -search...search {
+                    let px = x + ox, py = y + oy
+                    let c0 = max(0, -px), r0 = max(0, -py)
+                    let c1 = min(width, plane.width - px), r1 = min(height, plane.height - py)
+                    guard c1 - c0 >= 4, r1 - r0 >= 4, Double((c1 - c0) * (r1 - r0)) >= least * Double(width * height) else { continue }
+                    var sum = 0
+                    plane.pixels.withUnsafeBufferPointer { p in
+                        for row in r0..<r1 {
+                            let t = row * width, q = (py + row) * plane.width + px
+                            for col in c0..<c1 { sum += abs(Int(pixels[t + col]) - Int(p[q + col])) }
+                        }
+                    }
+                    let d = Double(sum) / Double((c1 - c0) * (r1 - r0))
+                    if d < best ?? .infinity { best = d }
+                }
+            }
+            return best
         }
     }
 }

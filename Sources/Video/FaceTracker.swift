@@ -25,6 +25,8 @@ public final class FaceTracker {
     private var planes: [Int: GreyPlane] = [:]
     /// Seconds a track may go without a sighting: `maxMiss`, and at least two missed detections.
     private let missAllowance: Double
+    /// Seconds a track followed by its motion may go without a sighting.
+    private let followAllowance: Double
     private var newestFrame = -1
     private var nextEmit = 0
     private var nextID = 1
@@ -38,6 +40,7 @@ public final class FaceTracker {
         let rate = frameRate > 0 && frameRate.isFinite ? frameRate : 30
         interval = settings.detectionInterval(frameRate: rate)
         missAllowance = max(settings.maxMiss, 2.5 * Double(interval) / rate)
+        followAllowance = max(2, 4 * missAllowance)
         let fadeFrames = Int((settings.fade * rate).rounded(.up))
         lag = max(interval + fadeFrames + 2, min(2 * interval + fadeFrames + 2, maxLag))
         frameSize = (Double(frameWidth), Double(frameHeight))
@@ -60,14 +63,15 @@ public final class FaceTracker {
         let matches = detections.map { associate($0, dt: dt) } ?? [:]
         for track in tracks {
             let matched = matches.first { $0.value === track }.map { detections![$0.key] }
-            var motion: Track.Motion?
-            if let previous, let grey, dt > 0 { motion = track.motion(from: previous, to: grey, dt: dt) }
-            track.step(frame: frame, time: time, dt: dt, sighting: matched, motion: motion, grey: grey, settings: settings)
+            var followed: (motion: Track.Motion?, covered: Bool) = (nil, false)
+            if let previous, let grey, dt > 0 { followed = track.follow(from: previous, to: grey, dt: dt) }
+            track.step(frame: frame, time: time, dt: dt, sighting: matched, motion: followed.motion, covered: followed.covered,
+                       grey: grey, frameSize: frameSize, settings: settings)
         }
         if let detections {
             for (i, face) in detections.enumerated() where matches[i] == nil {
-                let track = Track(key: nextKey, frame: frame, time: time, face: face, settings: settings)
-                if let grey { track.template = FaceMotion.Template(face.box, in: grey) }
+                let track = Track(key: nextKey, frame: frame, time: time, face: face, frameSize: frameSize, settings: settings)
+                if let grey, !face.box.touchesEdge(of: frameSize) { track.template = FaceMotion.Template(face.box, in: grey) }
                 track.bestScore = face.score ?? 1
                 nextKey += 1
                 traceBack(track)
@@ -89,7 +93,7 @@ public final class FaceTracker {
         }
         confirmNewTracks()
         // Faces still there when the clip ends stay drawn to its last frame.
-        for track in tracks { track.lastsToEnd = true; track.end(fadingFrom: newestFrame, at: times[newestFrame] ?? 0) }
+        for track in tracks { track.lastsToEnd = true; track.end(fadingFrom: newestFrame, at: times[newestFrame] ?? 0, frameSize: frameSize) }
         ended += tracks.filter(\.confirmed)
         tracks.removeAll()
         var out: [TrackedFrame] = []
@@ -103,8 +107,11 @@ public final class FaceTracker {
     private func associate(_ detections: [DetectedFace], dt: Double) -> [Int: Track] {
         var candidates: [(score: Double, detection: Int, track: Track)] = []
         for track in tracks {
-            let predicted = track.predictedBox(after: dt)
+            let whole = track.predictedBox(after: dt)
             for (i, face) in detections.enumerated() {
+                // A face cut by the frame's edge is found as the part of it inside: compared
+                // with the part of the predicted box inside.
+                let predicted = face.box.touchesEdge(of: frameSize) ? whole.clipped(to: frameSize) ?? whole : whole
                 let iou = predicted.iou(face.box)
                 let size = max(predicted.width, face.box.width, 1)
                 let dx = predicted.center.x - face.box.center.x, dy = predicted.center.y - face.box.center.y
@@ -170,10 +177,20 @@ public final class FaceTracker {
     private func endLostTracks(now: Double) {
         var kept: [Track] = []
         for track in tracks {
-            if now - track.lastSeenTime > missAllowance {
-                // It fades out from its last sighting, or from the first frame not yet out.
-                let from = max(track.lastSeen, nextEmit)
-                track.end(fadingFrom: from, at: times[from] ?? track.lastSeenTime)
+            // A face the detector misses (small, blurred, at an angle) is kept while its motion
+            // is still followed, up to `followAllowance`.
+            let unseen = now - track.lastSeenTime, unfollowed = now - track.lastFollowedTime
+            if (unseen > missAllowance && unfollowed > missAllowance / 2) || unseen > followAllowance {
+                if let covered = track.coveredSince {
+                    // Lost behind something: drawn up to where it was covered, not on what covers it.
+                    let last = max(covered - 1, nextEmit - 1)
+                    track.end(cutAfter: last, at: times[last] ?? track.lastFollowedTime)
+                } else {
+                    // It fades out from where it was last seen or followed, or from the first
+                    // frame not yet out (leaving the frame: drawn whole until it is out).
+                    let from = max(track.lastFollowed, nextEmit)
+                    track.end(fadingFrom: from, at: times[from] ?? track.lastFollowedTime, frameSize: frameSize)
+                }
                 if track.confirmed { ended.append(track) }
             } else {
                 kept.append(track)
@@ -189,12 +206,25 @@ public final class FaceTracker {
         var box = track.firstBox
         var frame = track.firstSeen
         while frame - 1 >= nextEmit, frame - 1 > track.firstSeen - lag,
-              let here = planes[frame], let before = planes[frame - 1],
-              let motion = FaceMotion.measure(box, from: here, to: before, predicted: (0, 0), radius: 8) {
-            box.x += motion.dx; box.y += motion.dy
-            if let template = track.template, !template.resembles(box, in: before) { break }
+              let here = planes[frame], let before = planes[frame - 1] {
+            guard let motion = FaceMotion.measure(box, from: here, to: before, predicted: (0, 0), radius: 8) else { break }
+            let moved = FaceBox(x: box.x + motion.dx, y: box.y + motion.dy, width: box.width, height: box.height)
+            if let template = track.template, !template.resembles(moved, in: before) { break }
+            box = moved
             frame -= 1
             track.traced[frame] = (box, times[frame] ?? 0)
+        }
+        // Lost going back: come out from behind something if, moving on as it was, something
+        // else soon stands where it would be. Then it is drawn from where it came out, not
+        // faded in over what covered it.
+        if let template = track.template {
+            let after = track.traced[frame + 1]?.box ?? (frame + 1 == track.firstSeen ? track.firstBox : box)
+            let vx = box.x - after.x, vy = box.y - after.y
+            for k in 1...4 where frame - k >= nextEmit {
+                guard let plane = planes[frame - k] else { break }
+                let back = FaceBox(x: box.x + vx * Double(k), y: box.y + vy * Double(k), width: box.width, height: box.height)
+                if template.isCovered(back, in: plane) { track.tracedFromCover = true; break }
+            }
         }
     }
 
@@ -231,6 +261,18 @@ private final class Track {
     let firstBox: FaceBox
     var lastSeen: Int
     var lastSeenTime: Double
+    /// The last frame the face was seen or followed by its motion (its middle still looking as
+    /// when last clearly seen).
+    var lastFollowed: Int
+    var lastFollowedTime: Double
+    /// The first frame of the present run of frames where something else is where the face
+    /// should be (it is covered), or nil.
+    var coveredSince: Int?
+    /// Frames the face was covered on (runs of at least three, less the last): not drawn there.
+    private var hidden: [ClosedRange<Int>] = []
+    /// Followed back from its first sighting to where it came out from behind something: not
+    /// faded in before that (over what covered it).
+    var tracedFromCover = false
     var sightings = 1
     var isEnded = false
     /// Still followed when the clip ended: drawn to the last frame, no fade.
@@ -254,15 +296,30 @@ private final class Track {
     private var finalStates: [MotionFilter.State] = []
     private var firstStates: [MotionFilter.State]?
 
-    init(key: Int, frame: Int, time: Double, face: DetectedFace, settings: TrackerSettings) {
+    init(key: Int, frame: Int, time: Double, face: DetectedFace, frameSize: (width: Double, height: Double), settings: TrackerSettings) {
         self.key = key
-        firstSeen = frame; firstTime = time; firstBox = face.box
+        // A face first found cut by the frame's edge: as large as its box's other side says
+        // (a face's box is about as wide as it is high), reaching out of the frame.
+        var box = face.box
+        if box.touchesEdge(of: frameSize) {
+            let b = face.box
+            if b.x <= Self.edge || b.maxX >= frameSize.width - Self.edge {
+                box.width = max(b.width, 0.8 * b.height)
+                if b.x <= Self.edge && b.maxX < frameSize.width - Self.edge { box.x = b.maxX - box.width }
+            }
+            if b.y <= Self.edge || b.maxY >= frameSize.height - Self.edge {
+                box.height = max(b.height, b.width)
+                if b.y <= Self.edge && b.maxY < frameSize.height - Self.edge { box.y = b.maxY - box.height }
+            }
+        }
+        firstSeen = frame; firstTime = time; firstBox = box
         lastSeen = frame; lastSeenTime = time
+        lastFollowed = frame; lastFollowedTime = time
         landmarkCount = face.landmarks.count
         scores = [(frame, face.score ?? 1)]
-        recent = [(time, face.box)]
-        let size = max(face.box.width, 1)
-        let values = Self.measurements(face)
+        recent = [(time, box)]
+        let size = max(box.width, 1)
+        let values = Self.measurements(DetectedFace(box: box, score: face.score, landmarks: face.landmarks))
         filters = values.enumerated().map { i, v in
             MotionFilter(frame: frame, measurement: v, noise: settings.measurementNoise * size,
                          acceleration: settings.acceleration * size * (i == 2 || i == 3 ? 0.5 : 1))
@@ -271,6 +328,42 @@ private final class Track {
 
     static func measurements(_ face: DetectedFace) -> [Double] {
         [face.box.center.x, face.box.center.y, face.box.width, face.box.height] + face.landmarks.flatMap { [$0.x, $0.y] }
+    }
+
+    /// Pixels from the frame's edge within which a detection's side is taken as cut by it.
+    static let edge = 2.0
+
+    /// What a sighting measures. A face cut by the frame's edge is found as the part inside:
+    /// its inside side is where the face's is, its size across the edge is at least what is
+    /// seen (never shrunk by the cut), its size along it is not measured, and its landmarks
+    /// (guesses) are taken to move with the box.
+    func measurements(_ face: DetectedFace, frameSize: (width: Double, height: Double)) -> [Double?] {
+        var values: [Double?] = Self.measurements(face)
+        let b = face.box
+        guard b.touchesEdge(of: frameSize) else { return values }
+        let e = Self.edge
+        let left = b.x <= e, right = b.maxX >= frameSize.width - e, top = b.y <= e, bottom = b.maxY >= frameSize.height - e
+        if left || right {
+            let w = max(b.width, filters[2].newest.position)
+            values[2] = b.width > filters[2].newest.position ? b.width : nil
+            values[0] = left && right ? nil : left ? b.maxX - w / 2 : b.x + w / 2
+        }
+        if top || bottom {
+            let h = max(b.height, filters[3].newest.position)
+            values[3] = b.height > filters[3].newest.position ? b.height : nil
+            values[1] = top && bottom ? nil : top ? b.maxY - h / 2 : b.y + h / 2
+        }
+        // The part of a face the detector sees at the edge is boxed by what is in it: its
+        // size along the edge is no measure of the face's either.
+        if left || right { values[3] = nil }
+        if top || bottom { values[2] = nil }
+        // The landmarks move with the box, as they lie in it now.
+        let cx = filters[0].newest.position, cy = filters[1].newest.position
+        for i in 4..<min(values.count, filters.count) {
+            let centre = i % 2 == 0 ? values[0] : values[1]
+            values[i] = centre.map { $0 + filters[i].newest.position - (i % 2 == 0 ? cx : cy) }
+        }
+        return values
     }
 
     private var size: Double { max(filters[2].newest.position, 1) }
@@ -284,37 +377,51 @@ private final class Track {
     struct Motion { var vx: Double, vy: Double, noise: Double }
 
     /// The motion of this face's middle from `before` to `after`, `dt` seconds apart, or nil
-    /// when it cannot be measured reliably (too little texture, no good match: hidden, turned).
-    func motion(from before: GreyPlane, to after: GreyPlane, dt: Double) -> Motion? {
+    /// when it cannot be measured reliably (too little texture, no good match: hidden, turned);
+    /// and whether, not followed, something else is where the face should be (covered).
+    func follow(from before: GreyPlane, to after: GreyPlane, dt: Double) -> (motion: Motion?, covered: Bool) {
         let box = Self.box(from: filters.map(\.newest))
         let predicted = (filters[0].newest.velocity * dt, filters[1].newest.velocity * dt)
-        guard let m = FaceMotion.measure(box, from: before, to: after, predicted: predicted) else { return nil }
-        // Still the face last seen there? (Not something that has moved in front of it.)
-        if let template {
+        if let m = FaceMotion.measure(box, from: before, to: after, predicted: predicted) {
+            // Still the face last seen there? (Not something that has moved in front of it.)
             let moved = FaceBox(x: box.x + m.dx, y: box.y + m.dy, width: box.width, height: box.height)
-            guard template.resembles(moved, in: after) else { return nil }
+            if template?.resembles(moved, in: after) ?? true {
+                // About a third of a grey pixel of uncertainty, in frame pixels a second.
+                return (Motion(vx: m.dx / dt, vy: m.dy / dt, noise: 0.35 / before.scale / dt), false)
+            }
         }
-        // About a third of a grey pixel of uncertainty, in frame pixels a second.
-        return Motion(vx: m.dx / dt, vy: m.dy / dt, noise: 0.35 / before.scale / dt)
+        let expected = FaceBox(x: box.x + predicted.0, y: box.y + predicted.1, width: box.width, height: box.height)
+        return (nil, template?.isCovered(expected, in: after) ?? false)
     }
 
-    func step(frame: Int, time: Double, dt: Double, sighting: DetectedFace?, motion: Motion?, grey: GreyPlane?,
-              settings: TrackerSettings) {
+    func step(frame: Int, time: Double, dt: Double, sighting: DetectedFace?, motion: Motion?, covered: Bool, grey: GreyPlane?,
+              frameSize: (width: Double, height: Double), settings: TrackerSettings) {
         let size = self.size
-        let values = sighting.map(Self.measurements)
+        let values = sighting.map { measurements($0, frameSize: frameSize) }
         for i in filters.indices {
             filters[i].acceleration = settings.acceleration * size * (i == 2 || i == 3 ? 0.5 : 1)
-            let measured = values.flatMap { i < $0.count ? $0[i] : nil }
+            let measured = values.flatMap { i < $0.count ? $0[i] : nil } ?? nil
             // Motion moves the centre and the landmarks (x at even, y at odd places); not the size.
             let velocity: Double? = i == 2 || i == 3 ? nil : motion.map { i % 2 == 0 ? $0.vx : $0.vy }
             filters[i].step(frame: frame, dt: dt, measurement: measured, noise: settings.measurementNoise * size,
                             velocity: velocity, velocityNoise: motion?.noise ?? 0)
         }
+        if sighting != nil || motion != nil {
+            // Seen again: a run of covered frames ends (hidden if it was more than a flicker).
+            // Its last frame is drawn: the face is found again a frame after it comes out.
+            if let since = coveredSince, frame - since >= 3 { hidden.append(since...(frame - 2)) }
+            coveredSince = nil
+            lastFollowed = frame; lastFollowedTime = time
+        } else if covered, coveredSince == nil {
+            coveredSince = frame
+        }
         if let sighting {
             // A face going behind something is still found for a while, with a lower score:
-            // the template is taken only from clear sightings.
+            // the template is taken only from clear sightings (whole, not cut by the edge).
             bestScore = max(bestScore, sighting.score ?? 1)
-            if let grey, (sighting.score ?? 1) >= 0.85 * bestScore { template = FaceMotion.Template(sighting.box, in: grey) }
+            if let grey, (sighting.score ?? 1) >= 0.85 * bestScore, !sighting.box.touchesEdge(of: frameSize) {
+                template = FaceMotion.Template(sighting.box, in: grey)
+            }
             sightings += 1
             lastSeen = frame; lastSeenTime = time
             scores.append((frame, sighting.score ?? 1))
@@ -323,8 +430,9 @@ private final class Track {
         }
     }
 
-    /// Ends the track: drawn as followed up to `frame`, fading out after it from `time`.
-    func end(fadingFrom frame: Int, at time: Double) {
+    /// Ends the track: drawn as followed up to `frame`, fading out after it from `time`; a
+    /// face leaving the frame is drawn whole, moving on, until it is out.
+    func end(fadingFrom frame: Int, at time: Double, frameSize: (width: Double, height: Double)) {
         guard !isEnded else { return }
         isEnded = true
         finalStates = filters.map { $0.smoothed(at: lastSeen) ?? $0.newest }
@@ -332,6 +440,39 @@ private final class Track {
         fadeTime = time
         fadeStates = filters.map { $0.smoothed(at: frame) ?? $0.newest }
         if firstStates == nil { firstStates = filters.map { $0.smoothed(at: firstSeen) ?? $0.newest } }
+        exit = Self.exit(from: fadeStates, frameSize: frameSize)
+    }
+
+    /// Ends the track: drawn as followed up to `frame` (at `time`), not at all after it.
+    func end(cutAfter frame: Int, at time: Double) {
+        guard !isEnded else { return }
+        end(fadingFrom: frame, at: time, frameSize: (0, 0))
+        exit = nil
+        cut = true
+    }
+
+    /// Drawn to its last frame, no fade (lost behind something).
+    private var cut = false
+    /// Leaving the frame: seconds after `fadeTime` at which it is out, and the frame's size.
+    private var exit: (after: Double, frameSize: (width: Double, height: Double))?
+
+    /// When a face at `states`, near the frame's edge and moving out of it, is wholly out
+    /// (seconds from now, at most 1.5), or nil if it is not leaving.
+    private static func exit(from states: [MotionFilter.State], frameSize: (width: Double, height: Double)) -> (after: Double, frameSize: (width: Double, height: Double))? {
+        guard frameSize.width > 0, frameSize.height > 0 else { return nil }
+        let box = box(from: states), vx = states[0].velocity, vy = states[1].velocity
+        let speed = max(box.width, 1) * 0.1
+        var out: Double?
+        if vx < -speed { out = min(out ?? .infinity, box.maxX / -vx) }
+        if vx > speed { out = min(out ?? .infinity, (frameSize.width - box.x) / vx) }
+        if vy < -speed { out = min(out ?? .infinity, box.maxY / -vy) }
+        if vy > speed { out = min(out ?? .infinity, (frameSize.height - box.y) / vy) }
+        guard let out, out <= 1.5 else { return nil }
+        // Near the edge it is leaving by: within half its size of it.
+        let margin = 0.5 * box.width
+        let near = (vx < -speed && box.x < margin) || (vx > speed && box.maxX > frameSize.width - margin)
+            || (vy < -speed && box.y < margin) || (vy > speed && box.maxY > frameSize.height - margin)
+        return near ? (out, frameSize) : nil
     }
 
     /// Where an ended track starts fading out, and its state there.
@@ -361,7 +502,7 @@ private final class Track {
     }
 
     func isOver(before time: Double, settings: TrackerSettings) -> Bool {
-        isEnded && time > fadeTime + settings.fade
+        isEnded && time > fadeTime + (cut ? 0 : exit?.after ?? settings.fade)
     }
 
     func forget(before frame: Int) {
@@ -374,12 +515,16 @@ private final class Track {
         let fade = max(settings.fade, 1e-6)
         var opacity = 1.0
         var states: [MotionFilter.State]
+        if hidden.contains(where: { $0.contains(frame) }) { return nil }
         if frame < firstSeen {
             // Before the first sighting: where it was followed back to, at full strength; before
-            // that, moving on as it was there, fading in.
+            // that, moving on as it was there, fading in (not when it came out from behind
+            // something there: not drawn over that).
             let start = firstStates ?? filters.map { $0.smoothed(at: firstSeen) ?? $0.newest }
             if let t = traced[frame] {
                 states = Self.shifted(start, dx: t.box.center.x - firstBox.center.x, dy: t.box.center.y - firstBox.center.y)
+            } else if tracedFromCover {
+                return nil
             } else {
                 let anchor = traced.min { $0.key < $1.key }?.value ?? (box: firstBox, time: firstTime)
                 guard time > anchor.time - settings.fade - 1e-9 else { return nil }
@@ -388,10 +533,20 @@ private final class Track {
                 opacity = (time - (anchor.time - fade)) / fade
             }
         } else if isEnded && !lastsToEnd && frame > fadeFrame {
-            // After a track has ended: moving on, fading out.
-            guard time < fadeTime + settings.fade + 1e-9 else { return nil }
-            states = Self.extrapolated(fadeStates, by: time - fadeTime)
-            opacity = (fadeTime + fade - time) / fade
+            // After a track has ended: moving on, fading out; leaving the frame, drawn whole
+            // until it is out (the frame cuts it), fading only as its last quarter goes.
+            if cut { return nil }
+            if let exit {
+                guard time < fadeTime + exit.after + 1e-9 else { return nil }
+                states = Self.extrapolated(fadeStates, by: time - fadeTime)
+                let b = Self.box(from: states)
+                let inside = (b.clipped(to: exit.frameSize).map { $0.width * $0.height } ?? 0) / max(b.width * b.height, 1)
+                opacity = inside / 0.25
+            } else {
+                guard time < fadeTime + settings.fade + 1e-9 else { return nil }
+                states = Self.extrapolated(fadeStates, by: time - fadeTime)
+                opacity = (fadeTime + fade - time) / fade
+            }
         } else if let smoothed = smoothedStates(at: frame) {
             states = smoothed
         } else {
@@ -437,5 +592,20 @@ private final class Track {
     static func box(from states: [MotionFilter.State]) -> FaceBox {
         let cx = states[0].position, cy = states[1].position, w = states[2].position, h = states[3].position
         return FaceBox(x: cx - w / 2, y: cy - h / 2, width: w, height: h)
+    }
+}
+
+extension FaceBox {
+    /// Whether a side of the box lies on (or past) the frame's edge.
+    func touchesEdge(of frame: (width: Double, height: Double)) -> Bool {
+        let e = 2.0
+        return x <= e || y <= e || maxX >= frame.width - e || maxY >= frame.height - e
+    }
+
+    /// The part of the box inside the frame, or nil.
+    func clipped(to frame: (width: Double, height: Double)) -> FaceBox? {
+        let x0 = max(0, x), y0 = max(0, y), x1 = min(frame.width, maxX), y1 = min(frame.height, maxY)
+        guard x1 > x0, y1 > y0 else { return nil }
+        return FaceBox(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 }

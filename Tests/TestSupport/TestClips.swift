@@ -179,7 +179,7 @@ public struct SyntheticClip: Sendable {
 
     /// Where sprite `s` is at time `t`: its cut-out's size in whole pixels (as resizing gives
     /// it), the scale that is, and its top-left corner (sub-pixel), or nil off screen.
-    func placement(_ s: Int, at t: Double) -> (rect: TruthBox, scaleX: Double, scaleY: Double, scale: Double)? {
+    public func placement(_ s: Int, at t: Double) -> (rect: TruthBox, scaleX: Double, scaleY: Double, scale: Double)? {
         let keys = sprites[s].keys
         guard let first = keys.first, let last = keys.last, t >= first.time, t <= last.time else { return nil }
         var a = first, b = first
