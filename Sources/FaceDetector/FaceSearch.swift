@@ -61,7 +61,6 @@ struct FaceSearch {
     /// The faces in `image`, in its pixel coordinates, best first; with `options.rotations`,
     /// also in the image turned by quarter and half turns (mapped back).
     func faces(in image: VipsImage) throws -> [DetectedFace] {
-        defer { detector.releaseNetworks() }
         let upright = try search(image)
         let merger = FaceMerger(iou: options.nmsIoU)
         switch options.rotations {

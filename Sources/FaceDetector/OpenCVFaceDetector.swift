@@ -71,7 +71,7 @@ public final class OpenCVFaceDetector: @unchecked Sendable {
     }
 
     /// Hands back the network memory kept for the next run of the same size.
-    func releaseNetworks() { sk_detector_release_networks(handle) }
+    public func releaseNetworks() { sk_detector_release_networks(handle) }
 
     /// The C side's NUL-terminated message buffer as a Swift string.
     private static func text(_ buffer: [CChar]) -> String {
