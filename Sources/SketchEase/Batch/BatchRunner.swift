@@ -105,7 +105,7 @@ public struct BatchRunner: Sendable {
                 outcome = .written(output: output, faces: faces, small: small)
             }
         } catch {
-            outcome = .failed(PhotoError(path: file.path, wrapping: error))
+            outcome = .failed(PhotoError(photo: file.path, wrapping: error))
         }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
         return BatchReport.Entry(input: file.path, relativePath: file.relativePath, outcome: outcome, seconds: seconds, stages: stages)

@@ -83,10 +83,11 @@ struct BatchCommand: ParsableCommand {
         // Before any work: the results' folder must take files, and the plan must be sound.
         try Terminal.failing { try OutputFolder.prepare(out) }
         if let plan { options.plan = try Terminal.failing { try BatchPlan.read(from: plan) } }
-        let collection = input.collect(outputFolders: [out])
+        let suffix = options.export.format.fileExtension
+        let collection = input.collect(outputFolders: [out], outputSuffix: suffix)
         var files = collection.files
         if let plan = options.plan {
-            files = InputCollector.disambiguated(plan.inputFiles + files.filter { plan.entry(for: $0.path) == nil })
+            files = InputCollector.disambiguated(plan.inputFiles + files.filter { plan.entry(for: $0.path) == nil }, outputSuffix: suffix)
         }
         let part: Shard?
         (part, files) = try sharding.select(files, noun: "photo")
@@ -98,6 +99,7 @@ struct BatchCommand: ParsableCommand {
         let (report, took) = try runBatch(files, options: options, detection: detection, shard: part,
                                           inputProblems: collection.problems)
         printSummary(report, took: took, collection: collection)
+        Self.noteRenamed(files, format: options.export.format)
         if report.notStarted > 0 { throw ExitCode(130) }
         if !report.succeeded { throw ExitCode.failure }
     }
@@ -149,6 +151,16 @@ struct BatchCommand: ParsableCommand {
         case .skipped(let output): return "\(entry.input): kept \(output) (it exists; --overwrite replaces it)"
         case .failed(let error): return error.description
         }
+    }
+
+    /// Photos whose results would have shared a name: which result each got, and the rule.
+    static func noteRenamed(_ files: [InputFile], format: ImageFormat) {
+        let renamed = files.filter(\.renamed)
+        guard !renamed.isEmpty else { return }
+        Terminal.printErr("\(Terminal.count(renamed.count, "photo")) would have had another photo's result name, so "
+            + "\(renamed.count == 1 ? "its result takes" : "their results take") the photo's whole name "
+            + "(a photo already in .\(format.fileExtension) keeps the plain one): "
+            + renamed.map { "\(($0.path as NSString).lastPathComponent) → \($0.outputName(format))" }.joined(separator: ", "))
     }
 
     private func printSummary(_ report: BatchReport, took: String, collection: InputCollection) {

@@ -86,9 +86,11 @@ struct VideoCommand: ParsableCommand {
         let planned: BatchPlan?
         do { planned = try plan.map(BatchPlan.read) } catch { throw ValidationError("\(error)") }
         let files = inputs.filter { !live.isLive($0) }
-        var collected = ClipFiles.collect(files, recursive: recursive, outputFolder: out)
+        let format = options.encoding.format.fileExtension
+        var collected = ClipFiles.collect(files, recursive: recursive, outputFolder: out, outputSuffix: format)
         if let planned {
-            collected.files = InputCollector.disambiguated(planned.inputFiles + collected.files.filter { planned.entry(for: $0.path) == nil })
+            collected.files = InputCollector.disambiguated(planned.inputFiles + collected.files.filter { planned.entry(for: $0.path) == nil },
+                                                           outputSuffix: format)
         }
         collected.files = try sharding.select(collected.files, noun: "clip").files
         for problem in collected.problems { problems.append(problem.description) }
