@@ -189,3 +189,19 @@ import TestSupport
         #expect(try TestClips.frameTimes(folder + "/again/clip.mp4").count == 10)
     }
 }
+
+/// Issue 22 (7): `add 10 10 50 50 @9` on a shorter clip was accepted and put on the last frame.
+@Suite struct ClipTimeTests {
+    @Test func aTimePastTheEndIsRefused() throws {
+        let folder = try TestAssets.temporaryFolder("clip-time")
+        let input = try VideoCommandTests().clip(folder)
+        let result = try CLIRunner.run(["edit", input, "--out", folder + "/out"],
+                                       stdin: "add 40 40 60 60 @9\nadd 40 40 60 60 @1\nadd 40 40 60 60 @0.95\nlist\nquit!\n")
+        #expect(result.stderr.contains("@9 is past the end of the clip: it is 1.0 s long (its last frame shows from @0.9)"),
+                "\(result.stderr)")
+        #expect(result.stderr.contains("@1 is past the end of the clip"))
+        // A time within the last frame is that frame: one face added, number 4.
+        #expect(result.stdout.contains("face 4 added at 40, 40 (60×60)"), "\(result.stdout)")
+        #expect(!result.stdout.contains("face 5 added"))
+    }
+}
