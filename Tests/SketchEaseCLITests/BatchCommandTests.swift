@@ -130,3 +130,22 @@ import Vips
                 "\(result.stderr)")
     }
 }
+
+/// Issue 22 (8): `--format jpeg` on a transparent PNG put it onto white without a word.
+@Suite struct FlattenedTransparencyTests {
+    @Test func theSummaryNamesPhotosWhoseTransparencyJPEGCannotKeep() throws {
+        let folder = try TestAssets.temporaryFolder("see-through")
+        let photo = try VipsImage.load(path: TestAssets.graceHopper)
+        try photo.bandjoin(try VipsImage.solid(width: photo.width, height: photo.height, pixel: [128])).save(path: folder + "/glass.png")
+        try photo.bandjoin(try VipsImage.solid(width: photo.width, height: photo.height, pixel: [255])).save(path: folder + "/opaque.png")
+        let out = try TestAssets.temporaryFolder("see-through-out")
+        let jpeg = try CLIRunner.run(["batch", folder, "--out", out, "-f", "none", "--format", "jpeg"])
+        #expect(jpeg.status == 0, "\(jpeg.stderr)")
+        let note = jpeg.stderr.split(separator: "\n").filter { $0.contains("transparent") }
+        #expect(note == ["1 photo had transparent parts, put onto white: JPEG has none (--format png or webp keeps them): glass.png"],
+                "\(jpeg.stderr)")
+        // PNG keeps the transparency: nothing to say.
+        let png = try CLIRunner.run(["batch", folder, "--out", out, "-f", "none"])
+        #expect(png.status == 0 && !png.stderr.contains("transparent"), "\(png.stderr)")
+    }
+}

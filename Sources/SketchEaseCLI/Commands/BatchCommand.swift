@@ -176,6 +176,11 @@ struct BatchCommand: ParsableCommand {
                 + "\(faces == 1 ? "is" : "are") under \(Rounding.pixels(FaceQualityThresholds().minimumFaceSize)) px "
                 + "and may not sketch well (`sketchease report` shows them): \(Terminal.names(small.map(\.input)))")
         }
+        let flattened = report.flattened
+        if !flattened.isEmpty {
+            Terminal.printErr("\(Terminal.count(flattened.count, "photo")) had transparent parts, put onto white: JPEG has none "
+                + "(--format png or webp keeps them): \(Terminal.names(flattened))")
+        }
         Terminal.noteLeftOut(collection)
         if report.failures.count > 1 {
             Terminal.printErr("failed:")
