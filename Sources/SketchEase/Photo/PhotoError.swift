@@ -73,7 +73,7 @@ public struct PhotoError: Error, CustomStringConvertible, Equatable, Sendable {
     }
 
     /// A size for messages: "1.6 GB", "800 MB", "98 KB", "512 bytes".
-    static func byteCount(_ bytes: Int) -> String {
+    public static func byteCount(_ bytes: Int) -> String {
         let units: [(Double, String)] = [(1e9, "GB"), (1e6, "MB"), (1e3, "KB")]
         guard let (scale, unit) = units.first(where: { Double(bytes) >= $0.0 }) else { return "\(bytes) bytes" }
         let value = Double(bytes) / scale
