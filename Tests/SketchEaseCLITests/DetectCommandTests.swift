@@ -54,7 +54,6 @@ import TestSupport
         #expect(one.status == 0, "\(one.stderr)")
         #expect(one.stdout.hasPrefix("pencil — ") && one.stdout.contains("darkness"), "\(one.stdout)")
         #expect(!one.stdout.contains("graphite — "))
-        #expect(try CLIRunner.run(["styles", "ink"]).stdout.hasPrefix("ink — "))
         let misspelt = try CLIRunner.run(["filters", "pencl"])
         #expect(misspelt.status != 0 && misspelt.stderr.contains("did you mean 'pencil'?"), "\(misspelt.stderr)")
     }

@@ -5,8 +5,7 @@ import SketchEase
 struct FiltersCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "filters",
-        abstract: "List the sketch styles and their parameters, or one style's.",
-        aliases: ["styles"]
+        abstract: "List the sketch styles and their parameters, or one style's."
     )
 
     @Argument(help: ArgumentHelp("A style: show only its parameters (e.g. `sketchease filters pencil`).", valueName: "style"),
