@@ -23,7 +23,12 @@ public final class MediaWriter {
     /// Input stream index -> (output stream, input time base) for copied streams.
     private var copies: [Int: (stream: UnsafeMutablePointer<AVStream>, timeBase: AVRational)] = [:]
     private var transcoders: [Int: AudioTranscoder] = [:]
-    private var palette: PaletteFilter?
+    /// GIF and WebP: frames scaled to the share size (and for GIF given a palette per scene).
+    private var share: ShareFilter?
+    /// With a frame-rate cap: the last time slot (1 / rate wide) a frame was kept in.
+    private var lastSlot: Int?
+    /// The size frames are written at (see `EncodingSettings.outputSize`).
+    public private(set) var outputSize = (width: 0, height: 0)
     /// Frame durations by encoder-side pts, for the packets the encoder gives back.
     private var durations: [Int64: Int64] = [:]
     private var lastEncodedPts: Int64?
@@ -60,6 +65,8 @@ public final class MediaWriter {
         }
         videoStream = stream
         do {
+            outputSize = settings.outputSize(width: width ?? video.width, height: video.height,
+                                             reference: (video.width, video.height))
             try configureEncoder(codec: codec, video: video, width: width ?? video.width)
             stream.pointee.time_base = encoder.pointee.time_base
             avcodec_parameters_from_context(stream.pointee.codecpar, encoder)
@@ -96,8 +103,8 @@ public final class MediaWriter {
 
     private func configureEncoder(codec: UnsafePointer<AVCodec>, video: VideoStreamInfo, width: Int) throws {
         let e = encoder
-        e.pointee.width = Int32(width)
-        e.pointee.height = Int32(video.height)
+        e.pointee.width = Int32(outputSize.width)
+        e.pointee.height = Int32(outputSize.height)
         e.pointee.time_base = (settings.format.fixedTimeBase ?? video.timeBase).av
         e.pointee.framerate = video.frameRate.av
         e.pointee.thread_count = Int32(settings.threads)
@@ -121,10 +128,14 @@ public final class MediaWriter {
             av_dict_set(&options, "row-mt", "1", 0)
         case .gif:
             e.pointee.pix_fmt = AV_PIX_FMT_PAL8
-            palette = try PaletteFilter(width: width, height: video.height, timeBase: video.timeBase,
-                                        colourSpace: video.colourSpace, colourRange: video.colourRange, path: path)
+            share = try ShareFilter(width: width, height: video.height, outputWidth: outputSize.width, outputHeight: outputSize.height,
+                                    timeBase: video.timeBase, gif: true, path: path)
         case .webp:
             e.pointee.pix_fmt = AV_PIX_FMT_YUV420P
+            if (outputSize.width, outputSize.height) != (width, video.height) {
+                share = try ShareFilter(width: width, height: video.height, outputWidth: outputSize.width, outputHeight: outputSize.height,
+                                        timeBase: video.timeBase, gif: false, path: path)
+            }
             // Every frame whole: libwebp's lossy frame differences leave ghosts of moved faces.
             e.pointee.gop_size = 1
             av_dict_set(&options, "quality", String(max(0, min(100, 100 - settings.crf))), 0)
@@ -185,19 +196,31 @@ public final class MediaWriter {
     /// Encodes one frame; its timestamp and duration are kept.
     public func write(_ frame: VideoFrame) throws {
         let f = frame.frame
+        if settings.isShareFormat, let rate = settings.maxFrameRate {
+            // At most `rate` frames a second: the first frame in each slot of 1 / rate s is kept,
+            // and shows until the next kept one.
+            let slot = Int((frame.time * rate + 1e-6).rounded(.down))
+            if let lastSlot, slot <= lastSlot { return }
+            lastSlot = slot
+        }
         let pts = rescaled(frame.pts, from: inputTimeBase.av, to: encoder.pointee.time_base)
         if let last = lastEncodedPts, pts <= last {
             // A coarser time base (GIF's hundredths) merged two frames' times: this one is dropped.
             return
         }
         lastEncodedPts = pts
-        durations[pts] = max(1, rescaled(frame.duration, from: inputTimeBase.av, to: encoder.pointee.time_base))
+        var duration = max(1, rescaled(frame.duration, from: inputTimeBase.av, to: encoder.pointee.time_base))
+        if settings.isShareFormat, let rate = settings.maxFrameRate {
+            // A kept frame stands for those dropped after it.
+            duration = max(duration, Int64((1 / rate / av_q2d(encoder.pointee.time_base)).rounded()))
+        }
+        durations[pts] = duration
         f.pointee.pict_type = AV_PICTURE_TYPE_NONE
-        if let palette {
+        if let share {
             f.pointee.pts = frame.pts
-            try palette.convert(f) { paletted in
-                paletted.pointee.pts = rescaled(paletted.pointee.pts, from: palette.timeBase, to: encoder.pointee.time_base)
-                try encode(paletted)
+            try share.convert(f, picture: frame) { shared, base in
+                shared.pointee.pts = rescaled(shared.pointee.pts, from: base, to: encoder.pointee.time_base)
+                try encode(shared)
             }
         } else {
             f.pointee.pts = pts
@@ -246,10 +269,10 @@ public final class MediaWriter {
     public func finish(beforeRename: (String) -> Void = { _ in }) throws {
         guard open else { return }
         do {
-            if let palette {
-                try palette.convert(nil) { paletted in
-                    paletted.pointee.pts = rescaled(paletted.pointee.pts, from: palette.timeBase, to: encoder.pointee.time_base)
-                    try encode(paletted)
+            if let share {
+                try share.finish { shared, base in
+                    shared.pointee.pts = rescaled(shared.pointee.pts, from: base, to: encoder.pointee.time_base)
+                    try encode(shared)
                 }
             }
             try encode(nil)
@@ -286,7 +309,7 @@ public final class MediaWriter {
         var p: UnsafeMutablePointer<AVPacket>? = packet
         av_packet_free(&p)
         transcoders.removeAll()
-        palette = nil
+        share = nil
         if context.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 { avio_closep(&context.pointee.pb) }
         avformat_free_context(context)
     }

@@ -55,13 +55,44 @@ public struct EncodingSettings: Sendable, Equatable {
     public var keepMetadata: Bool
     /// Encoder threads (0 = FFmpeg's choice).
     public var threads: Int
+    /// For GIF and WebP, which are shared as they are: at most this many frames a second (nil:
+    /// the clip's own), and no side longer than `maxSide` pixels (nil: the clip's size).
+    public var maxFrameRate: Double?
+    public var maxSide: Int?
+
+    /// What a GIF or WebP is held to unless asked otherwise: a 4 s 640×480 clip as a GIF comes
+    /// to a few MB, as messengers and pages take them (it was 18–22 MB at the clip's own rate
+    /// and size).
+    public static let shareFrameRate = 10.0
+    public static let shareSide = 480
+
+    /// Whether the format is one shared as it is (GIF, WebP), held to a rate and size.
+    public var isShareFormat: Bool { format == .gif || format == .webp }
+
+    /// The size frames of `width` × `height` are written at: within `maxSide` (GIF and WebP
+    /// only), keeping the shape, even sides. `reference` is the clip's own frame size when
+    /// frames are wider (a side-by-side comparison): each picture is held to `maxSide`.
+    public func outputSize(width: Int, height: Int, reference: (width: Int, height: Int)? = nil) -> (width: Int, height: Int) {
+        let own = reference ?? (width, height)
+        guard isShareFormat, let maxSide, maxSide > 0, max(own.width, own.height) > maxSide else { return (width, height) }
+        let scale = Double(maxSide) / Double(max(own.width, own.height))
+        func even(_ v: Int) -> Int { max(2, Int((Double(v) * scale / 2).rounded()) * 2) }
+        return (even(width), even(height))
+    }
 
     public static let presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow"]
     public static let defaultCRF = 18
     public static let defaultPreset = "veryfast"
 
+    /// `maxFrameRate` and `maxSide` default to `shareFrameRate` and `shareSide` for GIF and WebP;
+    /// 0 keeps the clip's own.
     public init(format: OutputFormat = .mp4, crf: Int = EncodingSettings.defaultCRF, preset: String = EncodingSettings.defaultPreset,
-                keepMetadata: Bool = false, threads: Int = 0) {
+                keepMetadata: Bool = false, threads: Int = 0, maxFrameRate: Double? = nil, maxSide: Int? = nil) {
         self.format = format; self.crf = crf; self.preset = preset; self.keepMetadata = keepMetadata; self.threads = threads
+        let share = format == .gif || format == .webp
+        let rate = maxFrameRate ?? (share ? Self.shareFrameRate : nil)
+        let side = maxSide ?? (share ? Self.shareSide : nil)
+        self.maxFrameRate = rate.flatMap { $0 > 0 ? $0 : nil }
+        self.maxSide = side.flatMap { $0 > 0 ? $0 : nil }
     }
 }

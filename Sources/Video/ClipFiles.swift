@@ -13,7 +13,7 @@ public enum ClipFiles {
     }
 
     /// The clips among `inputs` (files and folders), by `InputCollector`'s one rule for inputs.
-    public static func collect(_ inputs: [String], recursive: Bool, outputFolder: String) -> InputCollection {
-        InputCollector.collect(inputs, recursive: recursive, outputFolders: [outputFolder], suffixes: suffixes)
+    public static func collect(_ inputs: [String], recursive: Bool, outputFolder: String, outputSuffix: String = "mp4") -> InputCollection {
+        InputCollector.collect(inputs, recursive: recursive, outputFolders: [outputFolder], suffixes: suffixes, outputSuffix: outputSuffix)
     }
 }

@@ -37,7 +37,8 @@ final class PhotoLibrary: Sendable {
     func refresh() -> (entries: [Entry], problems: [PhotoError]) {
         // The output folder is never walked into (its uploads are named on their own).
         let collection = InputCollector.collect(settings.inputs + [settings.uploadFolder], recursive: true,
-                                                outputFolders: [settings.outputFolder])
+                                                outputFolders: [settings.outputFolder],
+                                                outputSuffix: settings.export.format.fileExtension)
         let problems = collection.problems
         let entries = collection.files.compactMap { file -> Entry? in
             // A symlink out of a served folder has no id, so it is never listed or opened.

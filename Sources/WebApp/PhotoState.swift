@@ -75,12 +75,14 @@ struct FilterDescription: Encodable, Sendable {
         var min: Double?
         var max: Double?
         var step: Double?
+        /// "log" where the slider moves on a logarithmic scale (`FilterParameter.logarithmicSlider`).
+        var scale: String?
         var options: [String]?
         var defaultValue: ParameterValue
         /// "0.5...4 (default 1.6)", as `sketchease filters` prints it.
         var range: String
 
-        enum CodingKeys: String, CodingKey { case id, summary, kind, min, max, step, options, defaultValue = "default", range }
+        enum CodingKeys: String, CodingKey { case id, summary, kind, min, max, step, scale, options, defaultValue = "default", range }
     }
 
     var id: String
@@ -95,6 +97,7 @@ struct FilterDescription: Encodable, Sendable {
             case .number(let range, _):
                 d.kind = "number"; d.min = range.lowerBound; d.max = range.upperBound
                 d.step = Self.step(for: range.upperBound - range.lowerBound)
+                if p.logarithmicSlider { d.scale = "log" }
             case .integer(let range, _):
                 d.kind = "integer"; d.min = Double(range.lowerBound); d.max = Double(range.upperBound); d.step = 1
             case .flag: d.kind = "flag"

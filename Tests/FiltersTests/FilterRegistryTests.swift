@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import Filters
 
@@ -39,5 +40,30 @@ import Testing
         #expect(try choices.parse("z,x,z") == .text("x,z"))
         #expect(throws: FilterError.self) { try choices.parse("x,w") }
         #expect(choices.rangeDescription.contains("comma-separated"))
+    }
+
+    /// Issue 22 (9): charcoal's stroke (0.002–0.05, default 0.006) sat at the first tenth of a
+    /// linear slider and its middle (0.026) drew black blobs. Sizes and strengths spanning a
+    /// factor of 5 or more move on a logarithmic slider, whose middle is each default's
+    /// neighbourhood; and the widths that blotted a face at the top of their range stop where a
+    /// face still reads (looked at rendered at min, default, middle and max of every parameter).
+    @Test func sizeSlidersAreLogarithmicWithTheDefaultNearTheMiddle() throws {
+        var logarithmic: [String] = []
+        for f in registry.filters {
+            for p in f.parameters {
+                guard case .number(let range, let value) = p.kind, p.logarithmicSlider else { continue }
+                logarithmic.append("\(f.id).\(p.id)")
+                let position = log(value / range.lowerBound) / log(range.upperBound / range.lowerBound)
+                #expect((0.35...0.75).contains(position), "\(f.id).\(p.id): default at \(position) of its slider")
+            }
+        }
+        #expect(["charcoal.stroke", "ink.line", "pencil.stroke", "cartoon.thickness", "relief.smoothing"].allSatisfy(logarithmic.contains),
+                "\(logarithmic)")
+        // A probability or a mix stays linear.
+        #expect(!logarithmic.contains("charcoal.shading") && !logarithmic.contains("pencil.colour"))
+        let stroke = try registry.filter("charcoal").parameters.first { $0.id == "stroke" }
+        #expect(stroke?.rangeDescription == "0.002...0.015 (default 0.006)")
+        let line = try registry.filter("ink").parameters.first { $0.id == "line" }
+        #expect(line?.rangeDescription == "0.001...0.012 (default 0.0035)")
     }
 }

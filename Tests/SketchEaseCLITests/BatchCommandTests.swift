@@ -79,3 +79,73 @@ import Vips
         #expect(result.stderr.contains("1 sub-folder not searched (--recursive takes it): trip/"))
     }
 }
+
+/// Issue 22 (4): `rot8.jpg` and `rot8.png` in one folder. The failure named the result
+/// (`rot8.png`), not the photo, and the other result became `rot8.png.png`.
+@Suite struct SharedResultNameTests {
+    func photos() throws -> String {
+        let folder = try TestAssets.temporaryFolder("rot8")
+        try FileManager.default.copyItem(atPath: TestAssets.graceHopper, toPath: folder + "/rot8.jpg")
+        try FileManager.default.copyItem(atPath: TestAssets.astronaut, toPath: folder + "/rot8.png")
+        return folder
+    }
+
+    /// The photo already a PNG keeps `rot8.png`; the JPEG's result takes its whole name, and
+    /// the summary says so.
+    @Test func thePhotoInTheResultsFormatKeepsThePlainName() throws {
+        let folder = try photos()
+        let out = try TestAssets.temporaryFolder("rot8-out")
+        let result = try CLIRunner.run(["batch", folder, "--out", out, "-f", "none"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out).sorted() == [".sketchease", "rot8.jpg.png", "rot8.png"])
+        #expect(result.stderr.contains("rot8.jpg → rot8.jpg.png"), "\(result.stderr)")
+        // The PNG's result is the astronaut (512 × 512), the JPEG's Grace Hopper.
+        #expect(try VipsImage.load(path: out + "/rot8.png").width == 512)
+        // With --format jpeg the JPEG keeps the plain name instead.
+        let jpeg = try CLIRunner.run(["batch", folder, "--out", out, "-f", "none", "--format", "jpeg"])
+        #expect(jpeg.status == 0, "\(jpeg.stderr)")
+        #expect(FileManager.default.fileExists(atPath: out + "/rot8.jpg") && FileManager.default.fileExists(atPath: out + "/rot8.png.jpg"))
+    }
+
+    /// With --out the photos' own folder the PNG's plain result would be the PNG itself: the one
+    /// error names that photo, the JPEG is done as `rot8.jpg.png`, and nothing is `rot8.png.png`.
+    @Test func inThePhotosOwnFolderTheErrorNamesThePhoto() throws {
+        let folder = try photos()
+        let result = try CLIRunner.run(["batch", folder, "--out", folder, "-f", "none", "--overwrite"])
+        #expect(result.status == 1)
+        let errors = result.stderr.split(separator: "\n").filter { $0.hasPrefix("error:") }
+        #expect(errors == ["error: \(folder)/rot8.png: its output \(folder)/rot8.png would replace the photo itself (choose another --out)"],
+                "\(result.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == [".sketchease", "rot8.jpg", "rot8.jpg.png", "rot8.png"])
+    }
+
+    /// A result that cannot be written is said of the photo it comes from.
+    @Test func aResultThatIsNotOursIsSaidOfThePhoto() throws {
+        let folder = try photos()
+        let out = try TestAssets.temporaryFolder("rot8-theirs")
+        try FileManager.default.copyItem(atPath: TestAssets.astronaut, toPath: out + "/rot8.jpg.png")
+        let result = try CLIRunner.run(["batch", folder, "--out", out, "-f", "none", "--overwrite"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("error: \(folder)/rot8.jpg: its result \(out)/rot8.jpg.png exists and was not written by SketchEase"),
+                "\(result.stderr)")
+    }
+}
+
+/// Issue 22 (8): `--format jpeg` on a transparent PNG put it onto white without a word.
+@Suite struct FlattenedTransparencyTests {
+    @Test func theSummaryNamesPhotosWhoseTransparencyJPEGCannotKeep() throws {
+        let folder = try TestAssets.temporaryFolder("see-through")
+        let photo = try VipsImage.load(path: TestAssets.graceHopper)
+        try photo.bandjoin(try VipsImage.solid(width: photo.width, height: photo.height, pixel: [128])).save(path: folder + "/glass.png")
+        try photo.bandjoin(try VipsImage.solid(width: photo.width, height: photo.height, pixel: [255])).save(path: folder + "/opaque.png")
+        let out = try TestAssets.temporaryFolder("see-through-out")
+        let jpeg = try CLIRunner.run(["batch", folder, "--out", out, "-f", "none", "--format", "jpeg"])
+        #expect(jpeg.status == 0, "\(jpeg.stderr)")
+        let note = jpeg.stderr.split(separator: "\n").filter { $0.contains("transparent") }
+        #expect(note == ["1 photo had transparent parts, put onto white: JPEG has none (--format png or webp keeps them): glass.png"],
+                "\(jpeg.stderr)")
+        // PNG keeps the transparency: nothing to say.
+        let png = try CLIRunner.run(["batch", folder, "--out", out, "-f", "none"])
+        #expect(png.status == 0 && !png.stderr.contains("transparent"), "\(png.stderr)")
+    }
+}

@@ -46,6 +46,17 @@ import TestSupport
         #expect(result.stdout.contains("pencil"))
         #expect(result.stdout.contains("darkness"))
     }
+
+    /// Issue 22 (7): `filters pencil` works at edit's prompt; on the command line it said
+    /// "Unexpected argument". The same words now work in both.
+    @Test func filtersTakesAStyleAsAtThePrompt() throws {
+        let one = try CLIRunner.run(["filters", "pencil"])
+        #expect(one.status == 0, "\(one.stderr)")
+        #expect(one.stdout.hasPrefix("pencil — ") && one.stdout.contains("darkness"), "\(one.stdout)")
+        #expect(!one.stdout.contains("graphite — "))
+        let misspelt = try CLIRunner.run(["filters", "pencl"])
+        #expect(misspelt.status != 0 && misspelt.stderr.contains("did you mean 'pencil'?"), "\(misspelt.stderr)")
+    }
 }
 
 /// Every command finds the same faces and shows the same numbers for them (item 9 of the

@@ -47,7 +47,7 @@ import Vips
         let before = try TestAssets.fingerprint(out + "/grace_hopper.png")
         let result = try CLIRunner.run(["batch", folder + "/grace_hopper.jpg", "--out", out, "--overwrite"])
         #expect(result.status == 1)
-        #expect(result.stderr.contains("error: \(out)/grace_hopper.png: exists and was not written by SketchEase, so it is never replaced"))
+        #expect(result.stderr.contains("error: \(folder)/grace_hopper.jpg: its result \(out)/grace_hopper.png exists and was not written by SketchEase, so it is never replaced"))
         #expect(try TestAssets.fingerprint(out + "/grace_hopper.png") == before)
         // Its own earlier result it does replace.
         try fm.removeItem(atPath: out + "/grace_hopper.png")

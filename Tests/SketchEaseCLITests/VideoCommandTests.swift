@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import Vips
 
 /// `sketchease video` end to end, on clips generated here.
 @Suite struct VideoCommandTests {
@@ -187,5 +188,79 @@ import TestSupport
         let applied = try CLIRunner.run(["apply", out, "--out", folder + "/again"])
         #expect(applied.status == 0, "\(applied.stderr)")
         #expect(try TestClips.frameTimes(folder + "/again/clip.mp4").count == 10)
+    }
+}
+
+/// Issue 22 (7): `add 10 10 50 50 @9` on a shorter clip was accepted and put on the last frame.
+@Suite struct ClipTimeTests {
+    @Test func aTimePastTheEndIsRefused() throws {
+        let folder = try TestAssets.temporaryFolder("clip-time")
+        let input = try VideoCommandTests().clip(folder)
+        let result = try CLIRunner.run(["edit", input, "--out", folder + "/out"],
+                                       stdin: "add 40 40 60 60 @9\nadd 40 40 60 60 @1\nadd 40 40 60 60 @0.95\nlist\nquit!\n")
+        #expect(result.stderr.contains("@9 is past the end of the clip: it is 1.0 s long (its last frame shows from @0.9)"),
+                "\(result.stderr)")
+        #expect(result.stderr.contains("@1 is past the end of the clip"))
+        // A time within the last frame is that frame: one face added, number 4.
+        #expect(result.stdout.contains("face 4 added at 40, 40 (60×60)"), "\(result.stdout)")
+        #expect(!result.stdout.contains("face 5 added"))
+    }
+}
+
+/// Issue 22 (8): `--format gif` made a 4 s 640×480 clip 18–22 MB, `--compare --format webp`
+/// 7–18 MB: a palette for every frame (every pixel's index changed from frame to frame), every
+/// frame, full size. Share formats are now sized for sharing: a palette per scene, at most
+/// 10 frames a second and 480 px (flags for both), and the summary says what each file weighs.
+@Suite struct ShareFormatSizeTests {
+    /// A camera panning over the group photo: every pixel moves, the hardest case for GIF.
+    func pan(_ folder: String) throws -> String {
+        let path = folder + "/pan.mp4"
+        try TestClips.ffmpeg(["-loop", "1", "-framerate", "30", "-t", "4", "-i", TestAssets.group,
+                              "-vf", "scale=-2:480,crop=640:480:'t*80':0", "-c:v", "libx264", "-preset", "veryfast",
+                              "-crf", "23", "-pix_fmt", "yuv420p", path])
+        return path
+    }
+
+    @Test func aFourSecondClipAsGIFIsAFewMegabytesAndLooksRight() throws {
+        let folder = try TestAssets.temporaryFolder("share-gif")
+        let input = try pan(folder)
+        let out = folder + "/out"
+        let result = try CLIRunner.run(["video", input, "--out", out, "--format", "gif"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let gif = out + "/pan.gif"
+        let bytes = try TestAssets.fileSize(gif)
+        #expect(bytes <= 3_000_000, "\(bytes) bytes (18.3 MB before)")
+        #expect(result.stderr.contains("\(gif): ") && result.stderr.contains(" MB (480×360"),
+                "\(result.stderr)")
+        #expect(result.stderr.contains("(480×360, at most 10 frames a second; --max-size, --max-fps)"), "\(result.stderr)")
+        let size = try TestClips.ffprobe(["-show_entries", "stream=width,height", "-of", "csv=p=0", gif])
+        #expect(size.trimmingCharacters(in: .whitespacesAndNewlines) == "480,360")
+        let seconds = try TestClips.frameSeconds(gif)
+        #expect(seconds.count == 40, "\(seconds.count) frames")
+        #expect(abs((seconds.last ?? 0) - 3.9) < 0.02, "\(seconds.last ?? 0)")
+        // Each frame looks like the clip at that moment (faces aside): the scene's palette fits
+        // the frames that follow it.
+        for (frame, time) in [(0, "0"), (20, "2"), (39, "3.9")] {
+            let drawn = folder + "/gif\(frame).png", original = folder + "/clip\(frame).png"
+            try TestClips.ffmpeg(["-i", gif, "-vf", "select=eq(n\\,\(frame))", "-frames:v", "1", drawn])
+            try TestClips.ffmpeg(["-ss", time, "-i", input, "-vf", "scale=480:360:flags=lanczos", "-frames:v", "1", original])
+            let a = try VipsImage.load(path: drawn).extractBands(0, count: 3), b = try VipsImage.load(path: original)
+            let difference = try PixelStats.meanAbsoluteDifference(a, b, x: 0, y: 0, width: 480, height: 360)
+            #expect(difference < 14, "frame \(frame) differs from the clip by \(difference)")
+        }
+    }
+
+    @Test func theComparisonAsWebPToo() throws {
+        let folder = try TestAssets.temporaryFolder("share-webp")
+        let input = try pan(folder)
+        let result = try CLIRunner.run(["video", input, "--out", folder + "/out", "--format", "webp", "--compare"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let compare = try TestAssets.fileSize(folder + "/out/pan.compare.webp")
+        #expect(compare <= 3_000_000, "\(compare) bytes (7.4 MB before)")
+        #expect(result.stderr.contains("pan.compare.webp: ") && result.stderr.contains("(960×360, at most 10 frames a second"),
+                "\(result.stderr)")
+        // The flags: the clip's own size and rate, and a mistake with a format they are not for.
+        let mp4 = try CLIRunner.run(["video", input, "--out", folder + "/mp4", "--max-fps", "5"])
+        #expect(mp4.status != 0 && mp4.stderr.contains("--max-fps and --max-size are for --format gif or webp"), "\(mp4.stderr)")
     }
 }

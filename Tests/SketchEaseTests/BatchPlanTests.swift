@@ -62,6 +62,33 @@ import TestSupport
         #expect(try error("photos:\n - a.jpg").contains("not valid JSON"))
     }
 
+    /// Issue 22 (7): a plan with several mistakes said only the first; mended, the next one
+    /// showed. Now every mistake is said at once, each at its place.
+    @Test func severalMistakesAreSaidAtOnce() throws {
+        let text = try error("""
+            {\(header), "photos": [
+              {"path": "a.jpg", "faces": [{"face": 0}, {"face": 1, "style": {"filter": "pencl"}}]},
+              {"path": "b.jpg", "faces": [{"box": [1, 2, 3]}], "others": {"filter": "pencil", "parameters": {"darkness": 99}}},
+              {"path": "./a.jpg"}]}
+            """)
+        #expect(text.contains("5 mistakes:"), "\(text)")
+        #expect(text.contains("photos[0]: faces[0]: \"face\" numbers start at 1"))
+        #expect(text.contains("did you mean 'pencil'?") && text.contains("at photos[0].faces[1].style.filter"))
+        #expect(text.contains("photos[1]: faces[0]: \"box\" must be [x, y, width, height]"))
+        #expect(text.contains("darkness=99") && text.contains("at photos[1].others.parameters"))
+        #expect(text.contains("photos[2]: ./a.jpg is listed twice"))
+        // A mistake a photo's faces show (numbers not found) is said at once too.
+        let detected = [EditableFace(id: 1, box: FaceBox(x: 0, y: 0, width: 100, height: 100))]
+        let entry = BatchPlan.PhotoEntry(path: "/x/a.jpg", faces: [.init(target: .number(7), style: nil),
+                                                                   .init(target: .number(1), style: nil),
+                                                                   .init(target: .number(1), style: nil)], others: nil)
+        let thrown = #expect(throws: SessionError.self) {
+            try entry.edits(for: EditHistory(detected: detected, imageSize: ImageSize(width: 500, height: 500)), plan: "p.json")
+        }
+        #expect(thrown?.description == "p.json: invalid content (a.jpg: 2 mistakes: faces[0]: no face 7 (1 found); "
+            + "faces[2]: face 1 is face 1, already listed at faces[1])")
+    }
+
     @Test func entriesBecomeEditsOnTheDetectedFaces() throws {
         let detected = [
             EditableFace(id: 1, box: FaceBox(x: 0, y: 0, width: 100, height: 100)),

@@ -33,7 +33,11 @@ import TestSupport
         touch(root + "/photo.jpg"); touch(root + "/photo.png")
         let files = InputCollector.collect([root], recursive: false).files
         #expect(files.map(\.path) == [root + "/photo.jpg", root + "/photo.png"])
-        #expect(files.map { $0.outputName() } == ["photo.png", "photo.png.png"])
+        // Whatever the order, the PNG keeps the PNG result's name and the JPEG's takes its whole name.
+        #expect(files.map { $0.outputName() } == ["photo.jpg.png", "photo.png"])
+        #expect(files.map(\.renamed) == [true, false])
+        let jpegs = InputCollector.collect([root], recursive: false, outputSuffix: "jpg").files
+        #expect(jpegs.map { $0.outputName(.jpeg) } == ["photo.jpg", "photo.png.jpg"])
     }
 
     @Test func aPhotoNamedTwiceIsTakenOnceAndNoTwoPhotosShareAnOutput() throws {

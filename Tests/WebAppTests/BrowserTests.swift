@@ -207,4 +207,57 @@ struct BrowserTests {
         #expect(frame.width > 300 && frame.y + frame.height <= strip.y)
         try browser.screenshot(to: shots + "/phone.png")
     }
+
+    /// Issue 22 (9): charcoal's stroke slider (0.002–0.05, default 0.006) sat near its left end
+    /// and a drag to the middle gave black blobs; at phone width the "!" of a small face covered
+    /// its number. Sliders for sizes and strengths now move on a logarithmic scale over a range
+    /// that keeps a face (the middle is near the default), and the badge sits on the corner away
+    /// from the number.
+    @Test func slidersCenterOnTheDefaultAndTheWarningLeavesTheNumberAtPhoneWidth() throws {
+        let folder = try TestAssets.temporaryFolder("phone")
+        try FileManager.default.copyItem(atPath: TestAssets.group, toPath: folder + "/group.jpg")
+        let out = try TestAssets.temporaryFolder("phone-out")
+        let server = try ServerProcess([folder, "--out", out])
+        defer { server.stop() }
+        let browser = try WebDriver(downloads: try TestAssets.temporaryFolder("phone-downloads"))
+        defer { browser.quit() }
+        try browser.resize(width: 390, height: 844)
+        try browser.open(server.url)
+        try browser.wait("the photo", for: "return window.sketchease?.state?.name === 'group.jpg' && window.sketchease.previewShown > 0")
+
+        // Face 3 (54 × 68 px) is too small to sketch well: its "!" and its number both show, apart,
+        // and apart from the resize handles once it is selected.
+        try browser.screenshot(to: Self.screenshots + "/phone-badge-plain.png")
+        try browser.click(".face[data-id='3']")
+        try browser.click(".style[data-filter='charcoal']")
+        try browser.wait("charcoal", for: "return window.sketchease.state.faces.find(f => f.id === 3).style?.filter === 'charcoal'")
+        try browser.wait("shown", for: "return window.sketchease.previewShown === window.sketchease.state.revision")
+        Thread.sleep(forTimeInterval: 0.3)
+        let overlaps = try browser.script("""
+            const hit = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+            return [...document.querySelectorAll('.face')].filter(f => f.querySelector('.warn')).map(f => {
+              const w = f.querySelector('.warn').getBoundingClientRect(), t = f.querySelector('.tag').getBoundingClientRect();
+              const handles = [...f.querySelectorAll('.handle')].map(h => h.getBoundingClientRect()).filter(h => h.width > 0);
+              const covered = hit(w, t) || handles.some(h => hit(w, h) || hit(t, h));
+              return f.dataset.id + ':' + (covered ? 'covers' : 'apart') + ':' + Math.round(f.getBoundingClientRect().width);
+            }).join(' ');
+            """) as? String ?? ""
+        #expect(overlaps.contains("3:"), "face 3 has a warning: \(overlaps)")
+        #expect(!overlaps.contains("covers"), "\(overlaps)")
+        try browser.screenshot(to: Self.screenshots + "/phone-badge.png")
+
+        // The stroke slider is logarithmic: the default near its middle, the middle of the slider
+        // near the default, and its right end a bold drawing rather than blobs (range 0.002–0.015).
+        #expect(try browser.script("return document.getElementById('param-stroke').dataset.scale") as? String == "log")
+        let position = number(try browser.script("return Number(document.getElementById('param-stroke').value)"))
+        #expect((400...600).contains(position), "the default sits at \(position) of 1000")
+        try browser.script("""
+            const s = document.getElementById('param-stroke');
+            s.value = 500; s.dispatchEvent(new Event('input')); s.dispatchEvent(new Event('change'));
+            """)
+        try browser.wait("the middle recorded", for: "return window.sketchease.state.faces.find(f => f.id === 3).style?.parameters?.stroke !== undefined")
+        let middle = number(try browser.script("return window.sketchease.state.faces.find(f => f.id === 3).style.parameters.stroke"))
+        #expect(abs(middle - 0.00548) < 0.0001, "the slider's middle is stroke \(middle)")
+        #expect(try browser.script("return document.querySelector('output[for=param-stroke]').textContent") as? String == "0.00548")
+    }
 }

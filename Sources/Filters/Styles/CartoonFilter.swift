@@ -18,7 +18,7 @@ public struct CartoonFilter: SketchFilter {
                         "Reach of the smoothing as a fraction of the face size: larger flattens more detail."),
         FilterParameter("outline", .number(range: 0...1, defaultValue: 0.7),
                         "How many edges get a black outline (0 = none)."),
-        FilterParameter("thickness", .number(range: 0.002...0.03, defaultValue: 0.008),
+        FilterParameter("thickness", .number(range: 0.002...0.02, defaultValue: 0.008),
                         "Outline width as a fraction of the face size."),
         FilterParameter("saturation", .number(range: 0...2, defaultValue: 1.25),
                         "Colour strength of the flattened areas (1 = as photographed)."),

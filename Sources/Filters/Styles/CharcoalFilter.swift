@@ -15,7 +15,7 @@ public struct CharcoalFilter: SketchFilter {
     public let name = "Charcoal"
     public let summary = "Charcoal drawing: velvety blacks, smudged mid tones on toothed paper, bold strokes along the form."
     public let parameters: [FilterParameter] = [
-        FilterParameter("stroke", .number(range: 0.002...0.05, defaultValue: 0.006),
+        FilterParameter("stroke", .number(range: 0.002...0.015, defaultValue: 0.006),
                         "Width of the edge strokes as a fraction of the face size."),
         FilterParameter("shading", .number(range: 0...1, defaultValue: 0.8),
                         "How strongly the photo's tones are filled in with smudged charcoal (0 = strokes only)."),

@@ -16,7 +16,7 @@ public struct HatchingFilter: SketchFilter {
     public let name = "Hatching"
     public let summary = "Pen hatching: evenly spaced lines curving over the form, crossed in the shadows, fine outlines."
     public let parameters: [FilterParameter] = [
-        FilterParameter("spacing", .number(range: 0.008...0.08, defaultValue: 0.028),
+        FilterParameter("spacing", .number(range: 0.008...0.045, defaultValue: 0.028),
                         "Distance between lines as a fraction of the face size (never under 2.5 pixels of the photo)."),
         FilterParameter("angle", .number(range: 0...180, defaultValue: 60),
                         "Direction of the first set of lines, in degrees (0 = horizontal, 90 = vertical)."),
@@ -26,7 +26,7 @@ public struct HatchingFilter: SketchFilter {
                         "How much the lines curve over the head's form (0 = straight lines)."),
         FilterParameter("outline", .number(range: 0...1, defaultValue: 0.7),
                         "Strength of the fine pen outline drawn over the hatching."),
-        FilterParameter("lightness", .number(range: -0.3...0.3, defaultValue: 0),
+        FilterParameter("lightness", .number(range: -0.15...0.15, defaultValue: 0),
                         "Shifts tones before hatching: positive leaves more paper, negative hatches more."),
     ]
 

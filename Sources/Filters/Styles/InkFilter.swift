@@ -17,7 +17,7 @@ public struct InkFilter: SketchFilter {
     public let name = "Ink"
     public let summary = "Pen and ink: crisp black lines along the face's form, shadows hatched and cross-hatched on white paper."
     public let parameters: [FilterParameter] = [
-        FilterParameter("line", .number(range: 0.001...0.03, defaultValue: 0.0035),
+        FilterParameter("line", .number(range: 0.001...0.012, defaultValue: 0.0035),
                         "Line width as a fraction of the face size."),
         FilterParameter("detail", .number(range: 1...100, defaultValue: 20),
                         "How faint an edge still gets a line: higher draws more and finer lines."),

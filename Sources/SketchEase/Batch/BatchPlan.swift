@@ -49,7 +49,9 @@ public struct BatchPlan: Sendable, Equatable {
     public var file: String
     public var photos: [PhotoEntry]
 
-    /// Reads and checks a plan; every problem is one `SessionError` line naming the file and place.
+    /// Reads and checks a plan. Every mistake in it is found before any is reported: one
+    /// `SessionError` naming the file, with each mistake and its place (one line, or a line
+    /// each when there are several), so a plan is mended in one go.
     public static func read(from path: String) throws -> BatchPlan {
         let data = try VersionedJSON.load(path, format: format, supported: currentVersion)
         let raw: RawPlan
@@ -59,42 +61,61 @@ public struct BatchPlan: Sendable, Equatable {
             throw SessionError(path: path, reason: .invalid(VersionedJSON.describe(error)))
         }
         let folder = SessionFile.absolute(path).parentPath
+        var mistakes: [String] = []
         var seen = Set<String>()
         var photos: [PhotoEntry] = []
-        for (i, p) in raw.photos.enumerated() {
-            func fail(_ why: String) -> SessionError { SessionError(path: path, reason: .invalid("photos[\(i)]: \(why)")) }
-            guard !p.path.isEmpty else { throw fail("empty \"path\"") }
+        for (i, attempt) in raw.photos.enumerated() {
+            func fail(_ why: String) { mistakes.append("photos[\(i)]: \(why)") }
+            let p: RawPhoto
+            switch attempt.result {
+            case .failure(let error): mistakes.append(VersionedJSON.describe(error)); continue
+            case .success(let decoded): p = decoded
+            }
+            guard !p.path.isEmpty else { fail("empty \"path\""); continue }
             let absolute = SessionFile.absolute(p.path.hasPrefix("/") ? p.path : folder + "/" + p.path)
-            guard seen.insert(absolute).inserted else { throw fail("\(p.path) is listed twice") }
+            if !seen.insert(absolute).inserted { fail("\(p.path) is listed twice") }
             var faces: [FaceEntry] = []
-            for (j, f) in (p.faces ?? []).enumerated() {
-                let target: FaceEntry.Target
+            for (j, faceAttempt) in (p.faces ?? []).enumerated() {
+                let f: RawFace
+                switch faceAttempt.result {
+                case .failure(let error): mistakes.append(VersionedJSON.describe(error)); continue
+                case .success(let decoded): f = decoded
+                }
+                var target: FaceEntry.Target?
                 switch (f.face, f.box) {
                 case (let n?, nil):
-                    guard n >= 1 else { throw fail("faces[\(j)]: \"face\" numbers start at 1") }
-                    target = .number(n)
+                    if n >= 1 { target = .number(n) } else { fail("faces[\(j)]: \"face\" numbers start at 1") }
                 case (nil, let b?):
-                    guard b.count == 4, b.allSatisfy(\.isFinite), b[2] >= 2, b[3] >= 2 else {
-                        throw fail("faces[\(j)]: \"box\" must be [x, y, width, height] with width and height at least 2")
+                    if b.count == 4, b.allSatisfy(\.isFinite), b[2] >= 2, b[3] >= 2 {
+                        target = .box(FaceBox(x: b[0], y: b[1], width: b[2], height: b[3]))
+                    } else {
+                        fail("faces[\(j)]: \"box\" must be [x, y, width, height] with width and height at least 2")
                     }
-                    target = .box(FaceBox(x: b[0], y: b[1], width: b[2], height: b[3]))
                 default:
-                    throw fail("faces[\(j)]: give either \"face\" (a number) or \"box\" ([x, y, w, h])")
+                    fail("faces[\(j)]: give either \"face\" (a number) or \"box\" ([x, y, w, h])")
                 }
                 var moment: FaceEntry.Moment?
                 switch (f.frame, f.time) {
                 case (nil, nil): moment = nil
                 case (let n?, nil):
-                    guard n >= 0 else { throw fail("faces[\(j)]: \"frame\" numbers start at 0") }
-                    moment = .frame(n)
+                    if n >= 0 { moment = .frame(n) } else { fail("faces[\(j)]: \"frame\" numbers start at 0") }
                 case (nil, let t?):
-                    guard t.isFinite, t >= 0 else { throw fail("faces[\(j)]: \"time\" must be seconds from the start") }
-                    moment = .time(t)
-                default: throw fail("faces[\(j)]: give \"frame\" or \"time\", not both")
+                    if t.isFinite, t >= 0 { moment = .time(t) } else { fail("faces[\(j)]: \"time\" must be seconds from the start") }
+                default: fail("faces[\(j)]: give \"frame\" or \"time\", not both")
                 }
-                faces.append(FaceEntry(target: target, style: f.style, moment: moment))
+                if let target { faces.append(FaceEntry(target: target, style: f.style, moment: moment)) }
             }
-            photos.append(PhotoEntry(path: absolute, faces: faces, others: p.others))
+            var others: FaceStyle?
+            switch p.others?.result {
+            case .failure(let error)?: mistakes.append(VersionedJSON.describe(error))
+            case .success(let style)?: others = style
+            case nil: others = nil
+            }
+            photos.append(PhotoEntry(path: absolute, faces: faces, others: others))
+        }
+        if let mistake = mistakes.first {
+            throw SessionError(path: path, reason: .invalid(mistakes.count == 1 ? mistake
+                : "\(mistakes.count) mistakes:\n  " + mistakes.joined(separator: "\n  ")))
         }
         return BatchPlan(file: path, photos: photos)
     }
@@ -111,13 +132,21 @@ public struct BatchPlan: Sendable, Equatable {
     }
 
     private struct RawPlan: Decodable {
-        var photos: [RawPhoto]
+        var photos: [Attempt<RawPhoto>]
     }
 
     private struct RawPhoto: Decodable {
         var path: String
-        var faces: [RawFace]?
-        var others: FaceStyle?
+        var faces: [Attempt<RawFace>]?
+        var others: Attempt<FaceStyle>?
+    }
+
+    /// A part of the file decoded on its own, so that one mistake does not hide the next.
+    private struct Attempt<Value: Decodable>: Decodable {
+        var result: Result<Value, Error>
+        init(from decoder: Decoder) throws {
+            do { result = .success(try Value(from: decoder)) } catch { result = .failure(error) }
+        }
     }
 
     private struct RawFace: Decodable {
@@ -138,35 +167,42 @@ extension BatchPlan.PhotoEntry {
         var listedAt: [Int: Int] = [:]
         var nextID = history.nextFaceID
         let photo = (path as NSString).lastPathComponent
-        func fail(_ j: Int, _ why: String) -> SessionError {
-            SessionError(path: file, reason: .invalid("\(photo): faces[\(j)]: \(why)"))
-        }
-        func list(_ id: Int, at j: Int, as what: String) throws {
+        // Every mistake for this photo is said at once.
+        var mistakes: [String] = []
+        func fail(_ j: Int, _ why: String) { mistakes.append("faces[\(j)]: \(why)") }
+        func list(_ id: Int, at j: Int, as what: String) -> Bool {
             if let earlier = listedAt[id] {
-                throw fail(j, "\(what) is face \(id), already listed at faces[\(earlier)]")
+                fail(j, "\(what) is face \(id), already listed at faces[\(earlier)]")
+                return false
             }
             listedAt[id] = j
+            return true
         }
         for (j, entry) in faces.enumerated() {
             switch entry.target {
             case .number(let n):
-                guard history.face(n) != nil else { throw fail(j, "no face \(n) (\(history.faces.count) found)") }
-                try list(n, at: j, as: "face \(n)")
+                guard history.face(n) != nil else { fail(j, "no face \(n) (\(history.faces.count) found)"); continue }
+                guard list(n, at: j, as: "face \(n)") else { continue }
                 if let style = entry.style { edits.append(.setStyle(faces: [n], style: style)) }
             case .box(let box):
                 let best = history.faces.max { $0.box.iou(box) < $1.box.iou(box) }
                 if let best, best.box.iou(box) >= 0.3 {
-                    try list(best.id, at: j, as: "the box \(box.array.map { Rounding.pixels($0) })")
+                    guard list(best.id, at: j, as: "the box \(box.array.map { Rounding.pixels($0) })") else { continue }
                     if let style = entry.style { edits.append(.setStyle(faces: [best.id], style: style)) }
                 } else {
                     guard (try? BoxRule.fit(box, in: history.imageSize)) != nil else {
-                        throw fail(j, "the box \(box.array.map { Rounding.pixels($0) }) is outside the photo (\(history.imageSize.text))")
+                        fail(j, "the box \(box.array.map { Rounding.pixels($0) }) is outside the photo (\(history.imageSize.text))")
+                        continue
                     }
                     edits.append(.add(face: nextID, box: box, style: entry.style))
                     listedAt[nextID] = j
                     nextID += 1
                 }
             }
+        }
+        if !mistakes.isEmpty {
+            throw SessionError(path: file, reason: .invalid(mistakes.count == 1 ? "\(photo): \(mistakes[0])"
+                : "\(photo): \(mistakes.count) mistakes: " + mistakes.joined(separator: "; ")))
         }
         let rest = history.faces.map(\.id).filter { listedAt[$0] == nil }
         if let others, !rest.isEmpty { edits.append(.setStyle(faces: rest, style: others)) }

@@ -15,6 +15,8 @@ public struct BatchReport: Sendable {
         /// Wall time for this photo.
         public var seconds: Double
         public var stages: StageTimes = .init()
+        /// The photo's transparent parts were put onto white: its result's format (JPEG) has no alpha.
+        public var flattened = false
     }
 
     public var entries: [Entry] = []
@@ -22,6 +24,9 @@ public struct BatchReport: Sendable {
     public var inputProblems: [PhotoError] = []
     /// Photos never started because the batch was stopped (Ctrl-C).
     public var notStarted = 0
+
+    /// Photos whose transparency was lost to the results' format (JPEG): put onto white.
+    public var flattened: [String] { entries.filter(\.flattened).map(\.input) }
 
     public var written: Int { entries.filter { if case .written = $0.outcome { true } else { false } }.count }
     public var skipped: Int { entries.filter { if case .skipped = $0.outcome { true } else { false } }.count }

@@ -100,26 +100,29 @@ public struct BatchRunner: Sendable {
         let output = (options.outputFolder as NSString).appendingPathComponent(file.outputName(options.export.format))
         let outcome: BatchReport.Outcome
         var stages = StageTimes()
+        var flattened = false
         do {
             // The output rule first, before any work: a photo whose output would land on itself
             // or on a file SketchEase did not write is refused here, whatever the options.
             if try OutputPolicy.verdict(for: output, source: file.path, overwrite: options.export.overwrite) == .keep {
                 outcome = .skipped(output: output)
             } else {
-                let (faces, small) = try render(file, to: output, detector: detector, stages: &stages)
+                let (faces, small, lostAlpha) = try render(file, to: output, detector: detector, stages: &stages)
                 outcome = .written(output: output, faces: faces, small: small)
+                flattened = lostAlpha
             }
         } catch {
-            outcome = .failed(PhotoError(path: file.path, wrapping: error))
+            outcome = .failed(PhotoError(photo: file.path, wrapping: error))
         }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
-        return BatchReport.Entry(input: file.path, relativePath: file.relativePath, outcome: outcome, seconds: seconds, stages: stages)
+        return BatchReport.Entry(input: file.path, relativePath: file.relativePath, outcome: outcome, seconds: seconds, stages: stages,
+                                 flattened: flattened)
     }
 
-    /// Draws one photo; returns how many faces were found and how many of those are too small
-    /// to sketch well.
+    /// Draws one photo; returns how many faces were found, how many of those are too small
+    /// to sketch well, and whether transparency was lost (a transparent photo written as JPEG).
     private func render(_ file: InputFile, to output: String, detector: OpenCVFaceDetector,
-                        stages: inout StageTimes) throws -> (faces: Int, small: Int) {
+                        stages: inout StageTimes) throws -> (faces: Int, small: Int, flattened: Bool) {
         // The photo is decoded once; detection works on copies of it (a shrunk one for the
         // coarse pass, tiles at the resolution small faces need) and gives its network's
         // memory back before the faces are drawn. (Detecting on a shrink-on-load copy before
@@ -142,6 +145,9 @@ public struct BatchRunner: Sendable {
             }
         }
         let small = faces.filter { FaceQualityThresholds().isTooSmall($0.box) }.count
-        return (faces.count, small)
+        // An alpha band that is opaque everywhere loses nothing.
+        var flattened = false
+        if options.export.format == .jpeg, let alpha = photo.alpha { flattened = try alpha.minimum() < 255 }
+        return (faces.count, small, flattened)
     }
 }

@@ -8,6 +8,9 @@ public struct InputFile: Sendable, Equatable {
     /// The photo's path relative to the folder it was found in ("trip/beach.jpg"), or its name
     /// when it was named on its own: the same on every machine, whatever the folder is mounted as.
     public var relativePath: String
+    /// Whether another photo would have had the same result name, so this one's result is named
+    /// by `InputCollector.disambiguated`'s rule (`rot8.jpg.png`) rather than plainly.
+    public var renamed = false
 
     public init(path: String, outputStem: String, relativePath: String? = nil) {
         self.path = path; self.outputStem = outputStem
@@ -51,8 +54,10 @@ public enum InputCollector {
     /// Collects `inputs` (files and folders, in command-line order). `outputFolders` are the
     /// folders this run writes into: never walked into. Folders give the files whose suffix is
     /// one of `suffixes` (photos, or a video command's clips).
+    /// `outputSuffix` is the results' suffix: which photo keeps the plain name when several
+    /// would share one (see `disambiguated`).
     public static func collect(_ inputs: [String], recursive: Bool, outputFolders: [String] = [],
-                               suffixes: Set<String> = imageSuffixes) -> InputCollection {
+                               suffixes: Set<String> = imageSuffixes, outputSuffix: String = "png") -> InputCollection {
         var walk = Walk(recursive: recursive, excluded: Set(outputFolders.compactMap(FileIdentity.init)), suffixes: suffixes)
         let fm = FileManager.default
         for input in inputs {
@@ -69,7 +74,7 @@ public enum InputCollector {
                 walk.result.files.append(InputFile(path: input))
             }
         }
-        walk.result.files = disambiguated(walk.result.files)
+        walk.result.files = disambiguated(walk.result.files, outputSuffix: outputSuffix)
         return walk.result
     }
 
@@ -124,27 +129,46 @@ public enum InputCollector {
         ((path as NSString).lastPathComponent as NSString).deletingPathExtension
     }
 
-    /// One photo named twice ("a.jpg", "./a.jpg") is taken once. Two photos with one output
-    /// name ("a.jpg", "a.png", or "trip/a.jpg" and "home/a.jpg"): the second keeps its suffix
-    /// ("a.png.png"), any further ones are numbered ("a-3.png"), so no two share an output.
-    public static func disambiguated(_ files: [InputFile]) -> [InputFile] {
+    /// One photo named twice ("a.jpg", "./a.jpg") is taken once. Photos whose results would
+    /// share one name (`rot8.jpg` and `rot8.png` both give `rot8.png`) follow one rule, whatever
+    /// their order: one keeps the plain name, the photo already in the results' format
+    /// (`outputSuffix`: `rot8.png` for PNG results) or else the first; each other one's result
+    /// takes the photo's whole name (`rot8.jpg.png`), numbered if that is taken too (`x-3.png`).
+    /// `InputFile.renamed` marks them, for the summary to say.
+    public static func disambiguated(_ files: [InputFile], outputSuffix: String = "png") -> [InputFile] {
         var seen = Set<AnyHashable>()
-        var taken = Set<String>()
-        return files.compactMap { file in
+        let unique = files.filter { file in
             let key = FileIdentity(file.path).map(AnyHashable.init) ?? AnyHashable(URL(fileURLWithPath: file.path).standardized.path)
-            guard seen.insert(key).inserted else { return nil }
+            return seen.insert(key).inserted
+        }
+        func format(_ file: InputFile) -> String {
+            let s = (file.path as NSString).pathExtension.lowercased()
+            return s == "jpeg" || s == "jpe" ? "jpg" : s
+        }
+        let suffix = outputSuffix.lowercased()
+        // Who keeps each plain name: the first photo in the results' format, else the first.
+        var keeper: [String: Int] = [:]
+        for (i, file) in unique.enumerated() {
+            if let k = keeper[file.outputStem] {
+                if format(unique[k]) != suffix && format(file) == suffix { keeper[file.outputStem] = i }
+            } else {
+                keeper[file.outputStem] = i
+            }
+        }
+        var taken = Set(keeper.keys)
+        return unique.enumerated().map { i, file in
+            guard keeper[file.outputStem] != i else { return file }
             var f = file
             let dir = f.outputStem.parentPath
             func inFolder(_ name: String) -> String { dir.isEmpty ? name : dir + "/" + name }
-            if taken.contains(f.outputStem) {
-                f.outputStem = inFolder((f.path as NSString).lastPathComponent)
-            }
+            f.outputStem = inFolder((f.path as NSString).lastPathComponent)
             var number = 2
             while taken.contains(f.outputStem) {
                 number += 1
                 f.outputStem = inFolder(stem(of: f.path) + "-\(number)")
             }
             taken.insert(f.outputStem)
+            f.renamed = true
             return f
         }
     }

@@ -17,6 +17,8 @@ public struct PhotoError: Error, CustomStringConvertible, Equatable, Sendable {
         case notOurOutput
         case outputNotWritable(String)
         case other(String)
+        /// A problem with the result written from this photo (the path given), said of the photo.
+        indirect case withOutput(String, Reason)
     }
 
     public let path: String
@@ -30,6 +32,14 @@ public struct PhotoError: Error, CustomStringConvertible, Equatable, Sendable {
     /// problem with that file, in its own words.
     public init(path: String, wrapping error: Error) {
         self = error as? PhotoError ?? PhotoError(path: path, reason: .other("\(error)"))
+    }
+
+    /// A problem met while working on the photo at `path`, always said of that photo: one about
+    /// another file (its result: "exists and was not written by SketchEase") names that file
+    /// after it, so the line leads with the photo that failed, never only its output.
+    public init(photo path: String, wrapping error: Error) {
+        let e = PhotoError(path: path, wrapping: error)
+        self = e.path == path ? e : PhotoError(path: path, reason: .withOutput(e.path, e.reason))
     }
 
     /// One line: the file, then why.
@@ -51,11 +61,19 @@ public struct PhotoError: Error, CustomStringConvertible, Equatable, Sendable {
         case .notOurOutput: "exists and was not written by SketchEase, so it is never replaced (move it or choose another --out)"
         case .outputNotWritable(let detail): "cannot write output (\(detail))"
         case .other(let detail): detail
+        case .withOutput(let output, let inner):
+            switch inner {
+            case .outputNotWritable(let detail): "cannot write its result \(output) (\(detail))"
+            case .outputIsInput: PhotoError(path: output, reason: inner).reasonText
+            case .outputExists: "its result \(output) exists (use --overwrite to replace it)"
+            case .notOurOutput: "its result \(output) " + PhotoError(path: output, reason: inner).reasonText
+            default: "its result \(output): " + PhotoError(path: output, reason: inner).reasonText
+            }
         }
     }
 
     /// A size for messages: "1.6 GB", "800 MB", "98 KB", "512 bytes".
-    static func byteCount(_ bytes: Int) -> String {
+    public static func byteCount(_ bytes: Int) -> String {
         let units: [(Double, String)] = [(1e9, "GB"), (1e6, "MB"), (1e3, "KB")]
         guard let (scale, unit) = units.first(where: { Double(bytes) >= $0.0 }) else { return "\(bytes) bytes" }
         let value = Double(bytes) / scale

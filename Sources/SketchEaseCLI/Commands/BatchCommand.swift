@@ -84,10 +84,11 @@ struct BatchCommand: ParsableCommand {
         try Terminal.failing { try OutputFolder.prepare(out) }
         if let report { try Terminal.failing { try OutputFile.checkNamed(report) } }
         if let plan { options.plan = try Terminal.failing { try BatchPlan.read(from: plan) } }
-        let collection = input.collect(outputFolders: [out])
+        let suffix = options.export.format.fileExtension
+        let collection = input.collect(outputFolders: [out], outputSuffix: suffix)
         var files = collection.files
         if let plan = options.plan {
-            files = InputCollector.disambiguated(plan.inputFiles + files.filter { plan.entry(for: $0.path) == nil })
+            files = InputCollector.disambiguated(plan.inputFiles + files.filter { plan.entry(for: $0.path) == nil }, outputSuffix: suffix)
         }
         let part: Shard?
         (part, files) = try sharding.select(files, noun: "photo")
@@ -99,6 +100,7 @@ struct BatchCommand: ParsableCommand {
         let (report, took) = try runBatch(files, options: options, detection: detection, shard: part,
                                           inputProblems: collection.problems)
         printSummary(report, took: took, collection: collection)
+        Self.noteRenamed(files, format: options.export.format)
         if report.notStarted > 0 { throw ExitCode(130) }
         if !report.succeeded { throw ExitCode.failure }
     }
@@ -152,6 +154,16 @@ struct BatchCommand: ParsableCommand {
         }
     }
 
+    /// Photos whose results would have shared a name: which result each got, and the rule.
+    static func noteRenamed(_ files: [InputFile], format: ImageFormat) {
+        let renamed = files.filter(\.renamed)
+        guard !renamed.isEmpty else { return }
+        Terminal.printErr("\(Terminal.count(renamed.count, "photo")) would have had another photo's result name, so "
+            + "\(renamed.count == 1 ? "its result takes" : "their results take") the photo's whole name "
+            + "(a photo already in .\(format.fileExtension) keeps the plain one): "
+            + renamed.map { "\(($0.path as NSString).lastPathComponent) → \($0.outputName(format))" }.joined(separator: ", "))
+    }
+
     private func printSummary(_ report: BatchReport, took: String, collection: InputCollection) {
         Terminal.printErr(report.summary + "; " + took)
         let noFace = report.withoutFaces
@@ -164,6 +176,11 @@ struct BatchCommand: ParsableCommand {
             Terminal.printErr("\(Terminal.count(faces, "face")) in \(Terminal.count(small.count, "photo")) "
                 + "\(faces == 1 ? "is" : "are") under \(Rounding.pixels(FaceQualityThresholds().minimumFaceSize)) px "
                 + "and may not sketch well (`sketchease report` shows them): \(Terminal.names(small.map(\.input)))")
+        }
+        let flattened = report.flattened
+        if !flattened.isEmpty {
+            Terminal.printErr("\(Terminal.count(flattened.count, "photo")) had transparent parts, put onto white: JPEG has none "
+                + "(--format png or webp keeps them): \(Terminal.names(flattened))")
         }
         Terminal.noteLeftOut(collection)
         if report.failures.count > 1 {

@@ -60,7 +60,7 @@ struct EditCommand: ParsableCommand {
                                       keepMetadata: false))
         // Before any photo is opened: edits are saved as they are made, so the folder must take files.
         try Terminal.failing { try OutputFolder.prepare(out) }
-        let collection = input.collect(outputFolders: [out])
+        let collection = input.collect(outputFolders: [out], outputSuffix: settings.export.format.fileExtension)
         for problem in collection.problems { Terminal.error(problem.description) }
         Terminal.noteLeftOut(collection)
         guard !collection.files.isEmpty else {

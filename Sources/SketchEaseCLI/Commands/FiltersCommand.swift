@@ -1,14 +1,27 @@
 import ArgumentParser
 import SketchEase
 
+/// `sketchease filters [STYLE]`: the same words as `filters [STYLE]` at `edit`'s prompt.
 struct FiltersCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "filters",
-        abstract: "List the sketch styles and their parameters."
+        abstract: "List the sketch styles and their parameters, or one style's."
     )
 
-    func run() {
-        for filter in FilterRegistry.standard.filters {
+    @Argument(help: ArgumentHelp("A style: show only its parameters (e.g. `sketchease filters pencil`).", valueName: "style"),
+              completion: .list(FilterRegistry.standard.ids))
+    var style: String?
+
+    func validate() throws {
+        // A misspelt style is a usage mistake, with the likely one ("did you mean 'pencil'?").
+        if let style {
+            do { _ = try FilterRegistry.standard.filter(style) } catch { throw ValidationError("\(error)") }
+        }
+    }
+
+    func run() throws {
+        let chosen = try style.map { [try FilterRegistry.standard.filter($0)] } ?? FilterRegistry.standard.filters
+        for filter in chosen {
             print("\(filter.id) — \(filter.summary)")
             for p in filter.parameters {
                 print("    \(p.id)  \(p.rangeDescription)")

@@ -87,9 +87,11 @@ struct VideoCommand: ParsableCommand {
         let planned: BatchPlan?
         do { planned = try plan.map(BatchPlan.read) } catch { throw ValidationError("\(error)") }
         let files = inputs.filter { !live.isLive($0) }
-        var collected = ClipFiles.collect(files, recursive: recursive, outputFolder: out)
+        let format = options.encoding.format.fileExtension
+        var collected = ClipFiles.collect(files, recursive: recursive, outputFolder: out, outputSuffix: format)
         if let planned {
-            collected.files = InputCollector.disambiguated(planned.inputFiles + collected.files.filter { planned.entry(for: $0.path) == nil })
+            collected.files = InputCollector.disambiguated(planned.inputFiles + collected.files.filter { planned.entry(for: $0.path) == nil },
+                                                           outputSuffix: format)
         }
         collected.files = try sharding.select(collected.files, noun: "clip").files
         for problem in collected.problems { problems.append(problem.description) }
@@ -136,7 +138,7 @@ struct VideoCommand: ParsableCommand {
                 let progress: @Sendable (ClipProgress) -> Void = { p in if showProgress { bar.update(p, name: name) } }
                 let outcome = Self.process(job, renderer: renderer, stop: stop, progress: progress)
                 bar.clear()
-                Self.announce(outcome)
+                Self.announce(outcome, comparison: job.comparison, encoding: options.encoding)
                 results.withLock { $0[index] = outcome }
             }
         }
@@ -188,10 +190,30 @@ struct VideoCommand: ParsableCommand {
         }
     }
 
-    static func announce(_ outcome: ClipOutcome) {
+    /// What each written file weighs, and for GIF and WebP the size and rate it was held to:
+    /// "out/clip.gif: 2.7 MB (480×360, at most 10 frames a second; --max-size, --max-fps)".
+    static func sizeLines(_ report: ClipReport, output: String, comparison: String?, encoding: EncodingSettings) -> [String] {
+        var lines: [String] = []
+        for (path, panels) in [(output, 1), (comparison, 2)] {
+            guard let path, let bytes = try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int else { continue }
+            var line = "\(path): \(PhotoError.byteCount(bytes))"
+            if encoding.isShareFormat {
+                let (w, h) = report.frameSize
+                let size = encoding.outputSize(width: w * panels, height: h, reference: (w, h))
+                let rate = encoding.maxFrameRate.map { "at most \(Rounding.text($0, places: $0 == $0.rounded() ? 0 : 1)) frames a second" }
+                    ?? "every frame"
+                line += " (\(size.width)×\(size.height), \(rate); --max-size, --max-fps)"
+            }
+            lines.append(line)
+        }
+        return lines
+    }
+
+    static func announce(_ outcome: ClipOutcome, comparison: String?, encoding: EncodingSettings) {
         switch outcome.result {
         case .written(let report):
             if let warning = report.damageWarning { Terminal.warn(warning) }
+            for line in sizeLines(report, output: outcome.output, comparison: comparison, encoding: encoding) { Terminal.printErr(line) }
             for note in report.streamNotes where !note.hasSuffix(": copied") { Terminal.warn("\(outcome.input): \(note)") }
         case .failed(let line):
             Terminal.error(line)

@@ -16,6 +16,16 @@ struct EncodingFlags: ParsableArguments {
         discussion: "Slower presets make smaller files at the same quality. The default keeps up with 1080p30 in real time on two cores."))
     var preset: String = EncodingSettings.defaultPreset
 
+    @Option(name: .customLong("max-fps"), help: ArgumentHelp(
+        "gif and webp: at most this many frames a second (0: the clip's own).",
+        discussion: "Default \(Int(EncodingSettings.shareFrameRate)): a shared animation need not carry every frame, and each one costs."))
+    var maxFPS: Double?
+
+    @Option(name: .customLong("max-size"), help: ArgumentHelp(
+        "gif and webp: no side longer than this many pixels (0: the clip's size).",
+        discussion: "Default \(EncodingSettings.shareSide). With --compare each of the two pictures is held to it.", valueName: "px"))
+    var maxSize: Int?
+
     func validate() throws {
         guard OutputFormat(rawValue: format) != nil else {
             throw ValidationError("--format must be one of \(OutputFormat.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -24,9 +34,16 @@ struct EncodingFlags: ParsableArguments {
         guard EncodingSettings.presets.contains(preset) else {
             throw ValidationError("--preset must be one of \(EncodingSettings.presets.joined(separator: ", "))")
         }
+        if let maxFPS, !(maxFPS.isFinite && maxFPS >= 0) { throw ValidationError("--max-fps must be 0 or more (0: the clip's own rate)") }
+        if let maxSize, maxSize < 0 || (1..<16).contains(maxSize) { throw ValidationError("--max-size must be 0 (the clip's size) or at least 16") }
+        let format = OutputFormat(rawValue: format) ?? .mp4
+        if maxFPS != nil || maxSize != nil, format != .gif, format != .webp {
+            throw ValidationError("--max-fps and --max-size are for --format gif or webp (\(format.rawValue) keeps the clip's rate and size)")
+        }
     }
 
     func settings(keepMetadata: Bool) -> EncodingSettings {
-        EncodingSettings(format: OutputFormat(rawValue: format) ?? .mp4, crf: crf, preset: preset, keepMetadata: keepMetadata)
+        EncodingSettings(format: OutputFormat(rawValue: format) ?? .mp4, crf: crf, preset: preset, keepMetadata: keepMetadata,
+                         maxFrameRate: maxFPS, maxSide: maxSize)
     }
 }

@@ -17,8 +17,9 @@ struct InputFlags: ParsableArguments {
         guard !inputs.isEmpty else { throw ValidationError("give photos or folders of photos") }
     }
 
-    /// The photos, never anything inside `outputFolders` or written by SketchEase.
-    func collect(outputFolders: [String] = []) -> InputCollection {
-        InputCollector.collect(inputs, recursive: recursive, outputFolders: outputFolders)
+    /// The photos, never anything inside `outputFolders` or written by SketchEase; results
+    /// named with `outputSuffix` (which photo keeps a name two would share).
+    func collect(outputFolders: [String] = [], outputSuffix: String = "png") -> InputCollection {
+        InputCollector.collect(inputs, recursive: recursive, outputFolders: outputFolders, outputSuffix: outputSuffix)
     }
 }

@@ -108,12 +108,20 @@ export class Panel {
       const label = el('label', { for: id, title: p.summary }, el('span', {}, p.id));
       let control;
       if (p.kind === 'number' || p.kind === 'integer') {
-        const output = el('output', { for: id }, shortNumber(Number(current(p))));
+        const scale = sliderScale(p);
+        const output = el('output', { for: id }, scale.text(Number(current(p))));
         label.append(output);
         control = el('input', {
-          type: 'range', id, min: p.min, max: p.max, step: p.step, value: current(p), 'aria-describedby': `${id}-help`,
-          oninput: (e) => { output.textContent = shortNumber(Number(e.target.value)); this.on.tryParameters(styleWith(p.id, Number(e.target.value))); },
-          onchange: (e) => this.on.setParameters(styleWith(p.id, Number(e.target.value))),
+          type: 'range', id, min: scale.min, max: scale.max, step: scale.step, value: scale.position(Number(current(p))),
+          'aria-describedby': `${id}-help`, 'aria-valuetext': scale.text(Number(current(p))),
+          dataset: { scale: p.scale || 'linear' },
+          oninput: (e) => {
+            const value = scale.value(Number(e.target.value));
+            output.textContent = scale.text(value);
+            e.target.setAttribute('aria-valuetext', scale.text(value));
+            this.on.tryParameters(styleWith(p.id, value));
+          },
+          onchange: (e) => this.on.setParameters(styleWith(p.id, scale.value(Number(e.target.value)))),
         });
       } else if (p.kind === 'colour') {
         control = el('input', {
@@ -150,6 +158,23 @@ export class Panel {
     box.replaceChildren(...rows);
     if (focused) document.getElementById(focused)?.focus();
   }
+}
+
+// How a slider's positions map to a parameter's values. Linear: the value itself. Logarithmic
+// (p.scale === 'log', sizes and strengths spanning a factor of 5 or more): 1000 positions, each
+// stretch multiplying the value by the same factor, values kept to three significant digits.
+export function sliderScale(p) {
+  if (p.scale !== 'log') {
+    return { min: p.min, max: p.max, step: p.step, position: (v) => v, value: (x) => x, text: (v) => shortNumber(v) };
+  }
+  const span = Math.log(p.max / p.min);
+  const clamp = (v) => Math.min(p.max, Math.max(p.min, v));
+  return {
+    min: 0, max: 1000, step: 1,
+    position: (v) => Math.round((Math.log(clamp(v) / p.min) / span) * 1000),
+    value: (x) => clamp(Number((p.min * Math.exp((x / 1000) * span)).toPrecision(3))),
+    text: (v) => String(Number(Number(v).toPrecision(3))),
+  };
 }
 
 function help(p, id) {
