@@ -190,19 +190,7 @@ public final class ClipEditingSession: FaceEditingSession {
     /// through the clip from there. A time at or past the clip's end is refused: it names no
     /// frame (it was placed on the last one without a word).
     public func addition(of box: FaceBox, style: FaceStyle?, at time: Double?) throws -> Edit {
-        if let time, let last = tracks.frames.last {
-            let end = last.time + 1 / max(tracks.frameRate, 1)
-            if time >= end - 1e-9 {
-                // "9", "0.95": seconds as a person writes them.
-                func seconds(_ t: Double) -> String {
-                    var text = Rounding.text(t, places: 2)
-                    while text.contains("."), text.hasSuffix("0") || text.hasSuffix(".") { text.removeLast() }
-                    return text
-                }
-                throw EditingRefusal("@\(seconds(time)) is past the end of the clip: it is "
-                    + "\(Rounding.text(end, places: 1)) s long (its last frame shows from @\(seconds(last.time)))")
-            }
-        }
+        if let time, let problem = tracks.pastTheEnd(time) { throw EditingRefusal(problem) }
         let id = history.nextFaceID
         let frame = tracks.frame(at: time ?? 0)
         added[id] = box

@@ -21,6 +21,28 @@ public struct ClipTracks: Sendable {
         return max(0, after - 1)
     }
 
+    /// Why `time` names no frame of the clip (it is at or past the clip's end), in a person's
+    /// words; nil for a time within the clip. A time past the end was once put on the last frame
+    /// without a word.
+    public func pastTheEnd(_ time: Double) -> String? {
+        guard let last = frames.last else { return nil }
+        let end = last.time + 1 / max(frameRate, 1)
+        guard time >= end - 1e-9 else { return nil }
+        // "9", "0.95": seconds as a person writes them.
+        func seconds(_ t: Double) -> String {
+            var text = Rounding.text(t, places: 2)
+            while text.contains("."), text.hasSuffix("0") || text.hasSuffix(".") { text.removeLast() }
+            return text
+        }
+        return "@\(seconds(time)) is past the end of the clip: it is \(Rounding.text(end, places: 1)) s long "
+            + "(its last frame shows from @\(seconds(last.time)))"
+    }
+
+    /// Why frame `n` is not in the clip, or nil when it is.
+    public func pastTheEnd(frame n: Int) -> String? {
+        n < frames.count ? nil : "frame \(n) is past the end of the clip: it has \(frames.count) frames (0 to \(frames.count - 1))"
+    }
+
     /// The track whose box on `frame` overlaps `box` most, if any does by at least 0.3
     /// (intersection over union). Provisional ids (below 1: boxes being followed) do not count.
     public func track(on frame: Int, overlapping box: FaceBox) -> Int? {

@@ -36,7 +36,7 @@ public struct PlannedClip: Sendable {
 
     /// The tracks to draw and their styles: each box names the track it overlaps on its frame,
     /// or becomes a new track (the next free id) followed from there. Throws, naming the plan,
-    /// when two entries name the same track.
+    /// when two entries name the same track or a box's moment is past the clip's end.
     public func resolve(_ found: ClipTracks) throws -> (tracks: ClipTracks, styles: TrackStyles) {
         var tracks = found
         var byTrack: [Int: FaceStyle?] = [:]
@@ -50,7 +50,13 @@ public struct PlannedClip: Sendable {
             case .number(let n):
                 id = n
             case .box(let box):
-                let frame: Int = switch face.moment ?? .frame(0) {
+                let moment = face.moment ?? .frame(0)
+                let problem: String? = switch moment {
+                case .frame(let n): found.pastTheEnd(frame: n)
+                case .time(let t): found.pastTheEnd(t)
+                }
+                if let problem { throw SessionError(path: plan, reason: .invalid("\(clip): faces[\(j)]: \(problem)")) }
+                let frame: Int = switch moment {
                 case .frame(let n): n
                 case .time(let t): found.frame(at: t)
                 }

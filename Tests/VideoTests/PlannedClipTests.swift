@@ -59,4 +59,28 @@ import Video
             """, clip: scene.path)
         #expect(throws: SessionError.self) { try planned.resolve(found) }
     }
+
+    /// A plan's box at a time or frame past the clip's end was never placed, without a word; it
+    /// is refused as `add … @9` is at the prompt, naming the plan, the clip and its length.
+    @Test func aMomentPastTheEndIsRefused() throws {
+        let scene = try ClipFixtures.standard.get()
+        let found = try ClipFixtures.renderer(ClipOptions(styles: TrackStyles(others: nil))).track(MediaSource(path: scene.path)).tracks
+        let clip = (scene.path as NSString).lastPathComponent
+        for (moment, words) in [("\"time\": 9", "@9 is past the end of the clip: it is 6.0 s long"),
+                                ("\"frame\": \(found.frames.count)", "frame \(found.frames.count) is past the end of the clip")] {
+            let planned = try plan("""
+                {"format": "sketchease-plan", "version": 1, "photos": [{"path": "\(scene.path)", "faces": [
+                  {"box": [10, 10, 50, 50], \(moment), "style": {"filter": "blur"}}]}]}
+                """, clip: scene.path)
+            let error = #expect(throws: SessionError.self) { try planned.resolve(found) }
+            #expect(error?.description.contains("\(clip): faces[0]: \(words)") == true, "\(String(describing: error))")
+            #expect(error?.description.contains(planned.plan) == true)
+        }
+        // The last frame itself is within the clip.
+        let last = try plan("""
+            {"format": "sketchease-plan", "version": 1, "photos": [{"path": "\(scene.path)", "faces": [
+              {"box": [10, 10, 50, 50], "frame": \(found.frames.count - 1), "style": {"filter": "blur"}}]}]}
+            """, clip: scene.path)
+        _ = try last.resolve(found)
+    }
 }
