@@ -130,7 +130,12 @@ import TestSupport
         defer { disk.unmount() }
         let report = try batch([TestAssets.astronaut], out: disk.path)
         guard case .failed(let error) = outcome(report) else { Issue.record("should fail on a full disk"); return }
-        #expect(error.path == disk.path + "/astronaut.png")
+        // Said of the photo, naming its result (every batch error names the photo).
+        #expect(error.path == TestAssets.astronaut)
+        guard case .withOutput(let output, .outputNotWritable) = error.reason else {
+            Issue.record("expected a write failure of the result, got \(error)"); return
+        }
+        #expect(output == disk.path + "/astronaut.png")
         #expect(try FileManager.default.contentsOfDirectory(atPath: disk.path).isEmpty)
     }
 
