@@ -110,12 +110,6 @@ import Glibc
         return String(cString: name)
     }
 
-    static var shortHostName: String {
-        var buffer = [CChar](repeating: 0, count: 256)
-        gethostname(&buffer, buffer.count)
-        return String(cString: buffer).components(separatedBy: ".")[0]
-    }
-
     /// The last lines of each file, for a failure's message.
     func tails(_ files: [String]) -> String {
         files.map { file in
@@ -152,7 +146,9 @@ import Glibc
         try fm.setAttributes([.posixPermissions: 0o600], ofItemAtPath: root + "/munge/key")
 
         let ports = try Self.freePorts(2)
-        let host = Self.shortHostName, user = Self.userName
+        // The controller and the node are both "localhost": whatever the machine's own name resolves
+        // to, the daemons listen on the loopback address only (NoInAddrAny, NoCtldInAddrAny).
+        let user = Self.userName
         let memoryMB = ((try? String(contentsOfFile: "/proc/meminfo", encoding: .utf8)) ?? "")
             .split(separator: "\n").first { $0.hasPrefix("MemTotal:") }
             .flatMap { Int($0.split(separator: " ")[1]) }.map { $0 / 1024 * 9 / 10 } ?? 2048
@@ -160,7 +156,7 @@ import Glibc
         let conf = root + "/slurm.conf"
         try """
             ClusterName=sketchease-test
-            SlurmctldHost=\(host)(127.0.0.1)
+            SlurmctldHost=localhost
             SlurmctldPort=\(ports[0])
             SlurmdPort=\(ports[1])
             SlurmUser=\(user)
@@ -182,9 +178,8 @@ import Glibc
             SelectTypeParameters=CR_CPU_Memory
             MpiDefault=none
             ReturnToService=2
-            # Every daemon and client binds to the loopback address only.
             CommunicationParameters=NoInAddrAny,NoCtldInAddrAny
-            NodeName=\(host) NodeAddr=127.0.0.1 CPUs=\(ProcessInfo.processInfo.activeProcessorCount) RealMemory=\(memoryMB) State=UNKNOWN
+            NodeName=localhost CPUs=\(ProcessInfo.processInfo.activeProcessorCount) RealMemory=\(memoryMB) State=UNKNOWN
             PartitionName=sketchease Nodes=ALL Default=YES MaxTime=60 State=UP
 
             """.write(toFile: conf, atomically: true, encoding: .utf8)
@@ -204,7 +199,7 @@ import Glibc
         while !fm.fileExists(atPath: socket), Date() < deadline { usleep(50_000) }
         try #require(fm.fileExists(atPath: socket), "munged did not start: \(tails(logs))")
         try daemons.start("slurmctld", "exec /usr/sbin/slurmctld -D -i -f '\(conf)'", environment: environment)
-        try daemons.start("slurmd", "exec /usr/sbin/slurmd -D -N '\(host)' -f '\(conf)'", environment: environment)
+        try daemons.start("slurmd", "exec /usr/sbin/slurmd -D -N localhost -f '\(conf)'", environment: environment)
 
         // The node is up once sinfo calls it idle.
         var state = ""
