@@ -103,6 +103,12 @@ container() {
     [ "$(id -u)" -eq 0 ] || fail "the container check needs root (debootstrap, chroot)"
     command -v debootstrap >/dev/null || fail "no debootstrap (scripts/setup.sh cluster-tools)"
     command -v ffmpeg >/dev/null || fail "no ffmpeg (scripts/setup.sh test-tools)"
+    # The image's runtime stage must install this list and no other: the check below runs what it names.
+    local stage; stage=$(sed -n '/^FROM debian:12-slim/,$p' docs/cluster/Dockerfile)
+    grep -q '^COPY docs/cluster/runtime-packages.txt ' <<< "$stage" \
+        && grep -q "apt-get install -y --no-install-recommends \$(sed 's/#.\*//' /tmp/runtime-packages.txt)" <<< "$stage" \
+        || fail "the Dockerfile's runtime stage no longer installs exactly $LIST"
+    ! grep -Eq '\blib(vips|opencv|av|sw)' <<< "$stage" || fail "the Dockerfile's runtime stage names packages of its own: keep them in $LIST"
     local cached; cached=$(runtime_rootfs)
     say "building the release binary with the Dockerfile's line: swift build -c release --static-swift-stdlib --product sketchease"
     ${SWIFT:-swift} build -c release --static-swift-stdlib --product sketchease >&2
