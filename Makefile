@@ -5,7 +5,7 @@ SWIFT ?= swift
 OUT ?= out/demo
 BIN := .build/release/sketchease
 
-.PHONY: demo test stress bench bench-video fuzz gallery webapp-screenshots install setup deps model examples build clean
+.PHONY: demo test test-cluster stress bench bench-video fuzz gallery webapp-screenshots install setup deps model examples build clean
 
 ## demo: install what is missing, build, and sketch every face in examples/ into out/demo/
 demo: build
@@ -26,6 +26,14 @@ test: setup
 	scripts/setup.sh test-tools
 	$(SWIFT) build --build-tests
 	scripts/test.sh
+
+## test-cluster: the slow checks of docs/cluster/ (the Slurm array and the ssh line run in `make test`):
+## the Kubernetes manifest against the Job schema, and the container's runtime for real in a
+## debootstrapped Debian 12 chroot (scripts/cluster-check.sh). Needs root; minutes long; not in CI.
+test-cluster: setup
+	scripts/setup.sh test-tools
+	scripts/setup.sh cluster-tools
+	scripts/cluster-check.sh
 
 ## bench: speed and memory on 12 MP photos, against the vips-copy floor, ImageMagick and G'MIC;
 ## group photos with known faces: time, memory, recall and precision;

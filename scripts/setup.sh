@@ -8,7 +8,9 @@
 #   all       all four (default)
 #   test-tools   what the tests drive besides SketchEase: tmux (a real terminal), zsh and fish
 #                (shell completion), GNU parallel (a scheduler for sharded batches), the ffmpeg command
-#                (it makes the test clips), for `make test`
+#                (it makes the test clips), and for the cluster checks Slurm (slurmctld, slurmd, sbatch),
+#                munge and the OpenSSH server, for `make test`
+#   cluster-tools  debootstrap, for `make test-cluster` (the container's runtime in a Debian 12 chroot)
 #   bench-tools  ImageMagick, G'MIC, GNU time and ffmpeg (the transcode floor), for `make bench` only
 # Each step does nothing when its result is already in place.
 set -euo pipefail
@@ -142,6 +144,55 @@ faces() {
 test_tools() {
     APT_PACKAGES=(tmux zsh fish parallel ffmpeg)
     deps
+    daemons
+}
+
+# The packages whose daemons the cluster checks start themselves, each on a throwaway configuration
+# under the test's temporary folder (Tests/SketchEaseCLITests/ClusterTests.swift). Installing them
+# must not start or enable the system's own copies (an sshd on port 22, a slurmctld): policy-rc.d
+# refuses every start during the install, and a service this step installed is disabled after it.
+# Where they cannot be installed (no root, no sudo, no network) the checks say "skipped: no slurm"
+# or "skipped: no sshd" and the rest of the suite runs.
+DAEMON_PACKAGES=(slurm-wlm slurmctld slurmd slurm-client munge openssh-server openssh-client)
+daemons() {
+    local missing=()
+    for p in "${DAEMON_PACKAGES[@]}"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    local sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    if [ -n "$sudo" ] && ! sudo -n true 2>/dev/null; then
+        say "cannot install ${missing[*]} (not root, no sudo): the Slurm and ssh checks will be skipped"
+        return 0
+    fi
+    local policy=/usr/sbin/policy-rc.d made_policy=""
+    if [ ! -e "$policy" ]; then
+        printf '#!/bin/sh\n# made by SketchEase scripts/setup.sh for one install\nexit 101\n' | $sudo tee "$policy" >/dev/null
+        $sudo chmod 755 "$policy"; made_policy=1
+    fi
+    say "installing Debian packages: ${missing[*]} (their services are not started)"
+    local ok=1
+    { $sudo apt-get update -qq \
+        && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null; } || ok=""
+    [ -n "$made_policy" ] && $sudo rm -f "$policy"
+    if [ -z "$ok" ]; then
+        say "could not install ${missing[*]}: the Slurm and ssh checks will be skipped"
+        return 0
+    fi
+    if [ -d /run/systemd/system ]; then
+        local p
+        for p in "${missing[@]}"; do
+            case "$p" in
+                slurmctld|slurmd|munge) $sudo systemctl disable --quiet "$p" 2>/dev/null || true ;;
+                openssh-server) $sudo systemctl disable --quiet ssh 2>/dev/null || true ;;
+            esac
+        done
+    fi
+}
+
+cluster_tools() {
+    APT_PACKAGES=(debootstrap)
+    deps
 }
 
 bench_tools() {
@@ -151,11 +202,12 @@ bench_tools() {
 
 case "${1:-all}" in
     test-tools) test_tools ;;
+    cluster-tools) cluster_tools ;;
     bench-tools) bench_tools ;;
     deps) deps ;;
     model) model ;;
     examples) examples ;;
     faces) faces ;;
     all) deps; model; examples; faces ;;
-    *) say "usage: $0 [deps|model|examples|faces|all|test-tools|bench-tools]"; exit 2 ;;
+    *) say "usage: $0 [deps|model|examples|faces|all|test-tools|cluster-tools|bench-tools]"; exit 2 ;;
 esac

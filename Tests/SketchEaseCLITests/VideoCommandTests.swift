@@ -52,6 +52,42 @@ import Vips
         #expect(bad.status == 64 && bad.stderr.hasPrefix("Error: --shard: "), "\(bad.stderr)")
     }
 
+    /// The `--report` files of a sharded clip job add up with report-merge: clips, frames, seconds,
+    /// each failure; a missing shard is noticed, and photo reports do not mix in.
+    @Test func shardReportsMergeIntoOneSummary() throws {
+        let folder = try TestAssets.temporaryFolder("video-merge")
+        let clips = folder + "/clips"
+        try FileManager.default.createDirectory(atPath: clips, withIntermediateDirectories: true)
+        for i in 1...3 { _ = try clip(clips, name: "clip\(i).mp4", seconds: 0.3, width: 160) }
+        let bad = try BadInputs.text(in: clips, name: "notes.mp4")
+        var frames = 0, failures = 0
+        for k in 1...2 {
+            let result = try CLIRunner.run(["video", clips, "--out", folder + "/out", "-f", "ink", "--shard", "\(k)/2",
+                                            "--report", folder + "/r\(k).json"])
+            #expect([0, 1].contains(result.status), "\(result.stderr)")
+            struct Report: Decodable { var format: String; var shard: String?; var totals: Totals }
+            struct Totals: Decodable { var written: Int; var failed: Int; var frames: Int; var duration: Double; var seconds: Double }
+            let report = try JSONDecoder().decode(Report.self, from: Data(contentsOf: URL(fileURLWithPath: folder + "/r\(k).json")))
+            #expect(report.format == "sketchease-video-report" && report.shard == "\(k)/2")
+            frames += report.totals.frames
+            failures += report.totals.failed
+        }
+        #expect(frames == 9 && failures == 1, "\(frames) frames, \(failures) failed")
+        let merged = try CLIRunner.run(["report-merge", folder + "/r1.json", folder + "/r2.json", "--out", folder + "/all.json"])
+        #expect(merged.status == 1, "a clip failed: \(merged.stdout)\(merged.stderr)")
+        #expect(merged.stdout.hasPrefix("3 written, 1 failed (2 reports, shards 1/2, 2/2): 9 frames, 0.9 s of video in "), "\(merged.stdout)")
+        #expect(merged.stdout.contains("  error: \(bad): not a video") || merged.stdout.contains("  \(bad): not a video"), "\(merged.stdout)")
+        let all = try String(contentsOfFile: folder + "/all.json", encoding: .utf8)
+        #expect(all.contains("\"frames\" : 9") && !all.contains("\"shard\""), "\(all)")
+
+        let one = try CLIRunner.run(["report-merge", folder + "/r1.json"])
+        #expect(one.stderr.contains("no report from shard 2/2: the totals lack its clips"), "\(one.stderr)")
+        let photos = try TestAssets.temporaryFolder("video-merge-photos")
+        #expect(try CLIRunner.run(["batch", TestAssets.graceHopper, "--out", photos, "--report", photos + "/p.json"]).status == 0)
+        let mixed = try CLIRunner.run(["report-merge", folder + "/r1.json", photos + "/p.json"])
+        #expect(mixed.status == 1 && mixed.stderr.contains("merge the reports of photos and of clips separately"), "\(mixed.stderr)")
+    }
+
     @Test func aBadClipIsOneLineAndTheRestIsDone() throws {
         let folder = try TestAssets.temporaryFolder("video-bad")
         let good = try clip(folder)

@@ -1,14 +1,14 @@
 import Foundation
 
 /// Reading SketchEase's own JSON files (sessions, plans): each starts with `format` and `version`.
-enum VersionedJSON {
+public enum VersionedJSON {
     private struct Header: Decodable {
         var format: String?
         var version: Int?
     }
 
     /// The file's bytes, once it is known to be JSON of `format` at a version this build reads.
-    static func load(_ path: String, format: String, supported: Int) throws -> Data {
+    public static func load(_ path: String, format: String, supported: Int) throws -> Data {
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -35,12 +35,12 @@ enum VersionedJSON {
     }
 
     /// The format field of a SketchEase JSON file, or nil if it has none.
-    static func format(of data: Data) -> String? {
+    public static func format(of data: Data) -> String? {
         (try? JSONDecoder().decode(Header.self, from: data))?.format
     }
 
     /// A decoding error in a few words: what is wrong and where.
-    static func describe(_ error: Error) -> String {
+    public static func describe(_ error: Error) -> String {
         func where_(_ path: [CodingKey]) -> String {
             let p = path.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
             return p.isEmpty ? "" : " at \(p.hasPrefix(".") ? String(p.dropFirst()) : p)"

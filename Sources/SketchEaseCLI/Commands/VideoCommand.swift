@@ -65,7 +65,9 @@ struct VideoCommand: ParsableCommand {
 
     @OptionGroup var sharding: ShardFlag
 
-    @Option(help: ArgumentHelp("Write what happened to each clip (frames, fps, stage times, memory, error) as JSON.", valueName: "file"),
+    @Option(help: ArgumentHelp("Write what happened to each clip (frames, fps, stage times, memory, error) and the totals as JSON.",
+                               discussion: "The reports of a sharded job's shards combine with `sketchease report-merge`.",
+                               valueName: "file"),
             completion: .file(extensions: ["json"]))
     var report: String?
 
@@ -93,7 +95,8 @@ struct VideoCommand: ParsableCommand {
             collected.files = InputCollector.disambiguated(planned.inputFiles + collected.files.filter { planned.entry(for: $0.path) == nil },
                                                            outputSuffix: format)
         }
-        collected.files = try sharding.select(collected.files, noun: "clip").files
+        let selection = try sharding.select(collected.files, noun: "clip")
+        collected.files = selection.files
         for problem in collected.problems { problems.append(problem.description) }
         for input in inputs where live.isLive(input) {
             let name = input.hasPrefix("/dev/") ? (input as NSString).lastPathComponent : "live"
@@ -143,7 +146,7 @@ struct VideoCommand: ParsableCommand {
             }
         }
         let outcomes = results.withLock { table in jobsList.indices.compactMap { table[$0] } }
-        if let report { try ClipStats(outcomes: outcomes).write(to: report) }
+        if let report { try ClipStats(outcomes: outcomes, problems: problems, shard: selection.shard).write(to: report) }
         let written = outcomes.filter { if case .written = $0.result { true } else { false } }.count
         let skipped = outcomes.filter { if case .skipped = $0.result { true } else { false } }.count
         let failed = outcomes.count - written - skipped + problems.count
