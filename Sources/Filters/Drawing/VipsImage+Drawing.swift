@@ -131,17 +131,22 @@ extension VipsImage {
         let factor = grainSize / 2
         let smallWidth = Int((Double(width) / factor).rounded(.up)) + 2
         let smallHeight = Int((Double(height) / factor).rounded(.up)) + 2
-        let small = try gaussianNoise(width: smallWidth, height: smallHeight, mean: 0, sigma: 1, seed: seed).softened(sigma: 2)
+        // Into memory: the enlargement reads it once per output tile, and a lazy one would be
+        // made again (noise and blur) for every tile.
+        let small = try gaussianNoise(width: smallWidth, height: smallHeight, mean: 0, sigma: 1, seed: seed).softened(sigma: 2).inMemory()
         let unit = try small.linear(1 / max(1e-6, try small.deviation()), 0)
         return try unit.resize(scale: factor, kernel: "cubic").crop(x: 0, y: 0, width: width, height: height)
     }
 
     /// Gaussian blur for large radii: shrink so the blur is a few pixels wide, blur, enlarge.
-    /// Looks the same as a full-size blur of that radius and costs a fraction of it.
+    /// Looks the same as a full-size blur of that radius and costs a fraction of it. The small
+    /// blurred copy is computed into memory: the enlargement asks it for overlapping areas
+    /// tile after tile, and a lazy copy ran the shrink (and whatever fed it) again for each,
+    /// which made `ToneMatch` half of a pencil clip's CPU.
     func broadBlur(sigma: Double) throws -> VipsImage {
         guard sigma > 6 else { return try softened(sigma: sigma) }
         let factor = sigma / 3
-        let small = try resize(scale: 1 / factor).softened(sigma: 3)
+        let small = try resize(scale: 1 / factor).softened(sigma: 3).inMemory()
         let enlarged = try small.resize(scale: Double(width) / Double(small.width),
                                         verticalScale: Double(height) / Double(small.height), kernel: "cubic")
         return try enlarged.embed(x: 0, y: 0, width: width, height: height, extend: "copy").crop(x: 0, y: 0, width: width, height: height)

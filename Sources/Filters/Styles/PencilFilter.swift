@@ -51,7 +51,9 @@ public struct PencilFilter: SketchFilter {
         // brightness: hair, shadows) is laid in with pencil strokes, after Lu, Xu & Jia 2012:
         // a seeded texture of slanted strokes raised to the power that gives each area its
         // brightness on average, so light areas get a few strokes and dark ones many.
-        let target = try shadow.linear(-settings.number("shading"), 1).clamped(0.02, 1)
+        // Read four times below (directly, and through `smudged` and `rest`): computed once, into
+        // memory. A libvips image read by several operations is computed again for each of them.
+        let target = try shadow.linear(-settings.number("shading"), 1).clamped(0.02, 1).inMemory()
         let smudged = try target.clamped(0.88, 1)
         let texture = try PencilTexture(width: crop.width, height: crop.height, strokeLength: 0.2 * face,
                                         strokeWidth: max(1, 0.005 * face), angle: -55, seed: context.seed)
@@ -66,8 +68,9 @@ public struct PencilFilter: SketchFilter {
         drawing = try drawing.multiply(edge.linear(-settings.number("edges"), 1))
 
         // Paper grain: fine seeded noise, stronger where there is graphite to break up.
+        // Read twice: computed once.
         let grain = try VipsImage.paperGrain(width: crop.width, height: crop.height,
-                                             grainSize: max(0.5, 0.003 * face), seed: context.seed)
+                                             grainSize: max(0.5, 0.003 * face), seed: context.seed).inMemory()
         // drawing + k grain (0.2 + 0.8 (1 - drawing)), arranged to read the drawing once.
         let k = 0.12 * settings.number("grain")
         let textured = try drawing.multiply(grain.linear(-0.8 * k, 1)).add(grain.linear(k, 0))
