@@ -46,6 +46,24 @@ public struct FrameStyler: Sendable {
         }
     }
 
+    /// Blends `after` back towards `before` where the covers keep less than all of the style.
+    static func cut(_ after: inout [UInt8], before: [UInt8], by covers: [FaceCover], region: Region) {
+        for row in 0..<region.height {
+            let y = Double(region.y + row) + 0.5
+            for col in 0..<region.width {
+                let x = Double(region.x + col) + 0.5
+                var keep = 1.0
+                for cover in covers { keep = min(keep, cover.keep(atX: x, y: y)) }
+                guard keep < 1 else { continue }
+                let i = (row * region.width + col) * 3
+                for b in i..<(i + 3) {
+                    let a = Double(after[b]), o = Double(before[b])
+                    after[b] = UInt8(max(0, min(255, (o + (a - o) * keep).rounded())))
+                }
+            }
+        }
+    }
+
     private func draw(_ faces: [Face], region: Region, into frame: VideoFrame, wholeFrame: Bool) throws {
         let before = frame.rgb(x: region.x, y: region.y, width: region.width, height: region.height)
         let image = try VipsImage.fromPixels(before, width: region.width, height: region.height, bands: 3)
@@ -58,7 +76,10 @@ public struct FrameStyler: Sendable {
                        style: f.style, landmarks: f.face.landmarks.map { Point(x: $0.x - dx, y: $0.y - dy) },
                        seed: Self.seed(forTrack: f.face.id))
         }
-        let after = try compositor.render(image, faces: styled).pixels()
+        var after = try compositor.render(image, faces: styled).pixels()
+        // Where something covers a face, its style is cut away (the frame shows what covers it).
+        let covers = drawn.compactMap(\.face.cover)
+        if !covers.isEmpty { Self.cut(&after, before: before, by: covers, region: region) }
         let opacity = wholeFrame ? 1 : faces.map(\.face.opacity).max() ?? 1
         try frame.write(rgb: after, before: before, x: region.x, y: region.y, width: region.width, height: region.height,
                         opacity: opacity)

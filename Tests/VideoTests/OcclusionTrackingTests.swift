@@ -70,11 +70,9 @@ import Video
         #expect(score.ids.values.allSatisfy { $0.count == 1 }, "one id per face: \(score.ids)")
     }
 
-    /// The same clip drawn in pencil: the bar's pixels come out as they went in. Away from
-    /// its edges (a face hidden behind it, or fading in or out there, would be drawn on it)
-    /// this holds; along its edges, where a face half behind it is drawn whole, its feathered
-    /// rim still reaches a few pixels onto the bar (a known issue: the drawing is not cut
-    /// where the occluder begins).
+    /// The same clip drawn in pencil: the bar's pixels come out as they went in, away from its
+    /// edges (a face hidden behind it, or fading in or out there, would be drawn on it) and up
+    /// to them (a face partly behind it is drawn only where it is still seen: `FaceCover`).
     @Test func noSketchLandsOnTheOccluder() throws {
         let scene = try OcclusionClips.group.get()
         let out = try TestAssets.temporaryFolder("occlusion-out") + "/group.mp4"
@@ -103,9 +101,7 @@ import Video
         let whole = marked(inset: 4), inner = marked(inset: 24)
         print("occluder: \(whole.count) frames with styled pixels on the bar \(whole.prefix(12)), \(inner.count) more than 24 px inside it \(inner.prefix(12))")
         #expect(inner.isEmpty, "styled pixels on the bar: \(inner.prefix(8))")
-        withKnownIssue("a face half behind the bar is drawn whole: its rim reaches onto the bar") {
-            #expect(whole.isEmpty, "styled pixels at the bar's edges: \(whole.prefix(8))")
-        }
+        #expect(whole.isEmpty, "styled pixels at the bar's edges: \(whole.prefix(8))")
     }
 
     /// A window panning over `examples/group.jpg`: Grace Hopper's face comes in on the right
