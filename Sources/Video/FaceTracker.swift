@@ -71,7 +71,10 @@ public final class FaceTracker {
         if let detections {
             for (i, face) in detections.enumerated() where matches[i] == nil {
                 let track = Track(key: nextKey, frame: frame, time: time, face: face, frameSize: frameSize, settings: settings)
-                if let grey, !face.box.touchesEdge(of: frameSize) { track.template = FaceMotion.Template(face.box, in: grey) }
+                if let grey, !face.box.touchesEdge(of: frameSize) {
+                    track.template = FaceMotion.Template(face.box, in: grey)
+                    track.takeAppearance(face, in: grey)
+                }
                 track.bestScore = face.score ?? 1
                 nextKey += 1
                 traceBack(track)
@@ -235,7 +238,11 @@ public final class FaceTracker {
         let time = times[frame] ?? 0
         var faces: [TrackedFace] = []
         for track in (ended + tracks) where track.confirmed {
-            if let face = track.face(at: frame, time: time, settings: settings) { faces.append(face) }
+            if var face = track.face(at: frame, time: time, settings: settings) {
+                // Which of its pixels are still the face: not drawn on what has come in front of it.
+                if let appearance = track.appearance, let plane = planes[frame] { face.cover = appearance.cover(face.box, in: plane) }
+                faces.append(face)
+            }
         }
         // A face found again under its old id may overlap its own fade-out: the stronger one stays.
         faces.sort { ($0.id, -$0.opacity) < ($1.id, -$1.opacity) }
@@ -290,6 +297,13 @@ private final class Track {
     var bestScore = 0.0
     /// The middle of the face as last clearly detected (grey), to tell it from what may cover it.
     var template: FaceMotion.Template?
+    /// The head as seen at the best sighting (grey), to tell which of its pixels something covers.
+    var appearance: FaceMotion.Appearance?
+    private var appearanceScore = 0.0
+
+    func takeAppearance(_ face: DetectedFace, in grey: GreyPlane) {
+        if let seen = FaceMotion.Appearance(face.box, in: grey) { appearance = seen; appearanceScore = face.score ?? 1 }
+    }
     /// Boxes (and times) before the first sighting, followed back from it by motion (`traceBack`).
     var traced: [Int: (box: FaceBox, time: Double)] = [:]
     /// Smoothed state at the last sighting, kept when the track ends.
@@ -421,6 +435,15 @@ private final class Track {
             bestScore = max(bestScore, sighting.score ?? 1)
             if let grey, (sighting.score ?? 1) >= 0.85 * bestScore, !sighting.box.touchesEdge(of: frameSize) {
                 template = FaceMotion.Template(sighting.box, in: grey)
+            }
+            // The head's appearance from its best sighting, or a nearly as good one on which
+            // nothing covers it (the light and the face change over a clip).
+            if let grey, !sighting.box.touchesEdge(of: frameSize) {
+                let score = sighting.score ?? 1
+                if score > appearanceScore || (score >= 0.9 * appearanceScore && appearance?.cover(sighting.box, in: grey) == nil),
+                   let seen = FaceMotion.Appearance(sighting.box, in: grey) {
+                    appearance = seen; appearanceScore = max(appearanceScore, score)
+                }
             }
             sightings += 1
             lastSeen = frame; lastSeenTime = time

@@ -46,6 +46,34 @@ public struct FrameStyler: Sendable {
         }
     }
 
+    /// Blends `after` back towards `before` where a face's cover keeps less than all of its
+    /// style; not over another face of the group drawn there (its box, grown by a fifth: it may
+    /// be what stands in front).
+    static func cut(_ after: inout [UInt8], before: [UInt8], faces: [Face], region: Region) {
+        let covered = faces.indices.filter { faces[$0].face.cover != nil }
+        let boxes = faces.map { $0.face.box.grown(by: 1.2) }
+        for row in 0..<region.height {
+            let y = Double(region.y + row) + 0.5
+            for col in 0..<region.width {
+                let x = Double(region.x + col) + 0.5
+                var keep = 1.0
+                for i in covered {
+                    guard let cover = faces[i].face.cover else { continue }
+                    let k = cover.keep(atX: x, y: y)
+                    guard k < keep else { continue }
+                    if faces.count > 1, boxes.indices.contains(where: { $0 != i && x >= boxes[$0].x && x < boxes[$0].maxX && y >= boxes[$0].y && y < boxes[$0].maxY }) { continue }
+                    keep = k
+                }
+                guard keep < 1 else { continue }
+                let i = (row * region.width + col) * 3
+                for b in i..<(i + 3) {
+                    let a = Double(after[b]), o = Double(before[b])
+                    after[b] = UInt8(max(0, min(255, (o + (a - o) * keep).rounded())))
+                }
+            }
+        }
+    }
+
     private func draw(_ faces: [Face], region: Region, into frame: VideoFrame, wholeFrame: Bool) throws {
         let before = frame.rgb(x: region.x, y: region.y, width: region.width, height: region.height)
         let image = try VipsImage.fromPixels(before, width: region.width, height: region.height, bands: 3)
@@ -58,7 +86,10 @@ public struct FrameStyler: Sendable {
                        style: f.style, landmarks: f.face.landmarks.map { Point(x: $0.x - dx, y: $0.y - dy) },
                        seed: Self.seed(forTrack: f.face.id))
         }
-        let after = try compositor.render(image, faces: styled).pixels()
+        var after = try compositor.render(image, faces: styled).pixels()
+        // Where something covers a face, its style is cut away (the frame shows what covers it).
+        // Not with a background style: there the frame as it came in is not what belongs there.
+        if !wholeFrame, drawn.contains(where: { $0.face.cover != nil }) { Self.cut(&after, before: before, faces: drawn, region: region) }
         let opacity = wholeFrame ? 1 : faces.map(\.face.opacity).max() ?? 1
         try frame.write(rgb: after, before: before, x: region.x, y: region.y, width: region.width, height: region.height,
                         opacity: opacity)

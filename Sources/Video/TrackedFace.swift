@@ -15,9 +15,14 @@ public struct TrackedFace: Sendable, Equatable {
     public var opacity: Double
     /// Whether the detector saw the face on this very frame (else the box was followed).
     public var detected: Bool
+    /// Where something in front of the face covers part of it on this frame (its style is not
+    /// drawn there), or nil when nothing clearly does.
+    public var cover: FaceCover?
 
-    public init(id: Int, box: FaceBox, landmarks: [Point] = [], score: Double = 1, opacity: Double = 1, detected: Bool = false) {
+    public init(id: Int, box: FaceBox, landmarks: [Point] = [], score: Double = 1, opacity: Double = 1, detected: Bool = false,
+                cover: FaceCover? = nil) {
         self.id = id; self.box = box; self.landmarks = landmarks; self.score = score; self.opacity = opacity; self.detected = detected
+        self.cover = cover
     }
 }
 
