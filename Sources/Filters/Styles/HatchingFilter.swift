@@ -50,7 +50,8 @@ public struct HatchingFilter: SketchFilter {
         let grey = try crop.smoothedGrey(sigma: max(0.5, 0.004 * face))
         // The tone the lines carry: smooth, with the features' contrast lifted so eyes, brows
         // and mouth keep their weight against the cheeks.
-        let smooth = try grey.softened(sigma: max(1, 0.6 * spacing), eightBit: true).linear(1.0 / 255, 0)
+        // Read twice (the tone and its broad blur): computed once.
+        let smooth = try grey.softened(sigma: max(1, 0.6 * spacing), eightBit: true).linear(1.0 / 255, 0).inMemory()
         let broad = try smooth.broadBlur(sigma: max(2, 0.12 * face)).inMemory()
         let tone = try smooth.linear(1.5 + 0.3 * sparse, settings.number("lightness") + 0.06 * sparse)
             .subtract(broad.linear(0.5 + 0.3 * sparse, 0)).inMemory()

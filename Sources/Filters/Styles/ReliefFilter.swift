@@ -99,7 +99,8 @@ public struct ReliefFilter: SketchFilter {
     /// over each head.
     static func heightField(_ crop: VipsImage, faces: [FaceRegion], face: Double, depth: Double,
                             smoothing: Double) throws -> VipsImage {
-        let smooth = try crop.luminance().softened(sigma: max(0.5, smoothing * face))
+        // Read twice (the detail and its broad blur): computed once.
+        let smooth = try crop.luminance().softened(sigma: max(0.5, smoothing * face)).inMemory()
         let broad = try smooth.broadBlur(sigma: max(2, 0.15 * face))
         var height = try smooth.subtract(broad.linear(0.5, 0)).linear(depth * face * 0.06, 0)
         if let domes = try HeadDome.height(over: faces, width: crop.width, height: crop.height) {
