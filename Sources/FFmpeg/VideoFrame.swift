@@ -79,6 +79,19 @@ public final class VideoFrame: @unchecked Sendable {
         return VideoFrame(taking: out, index: left.index, pts: left.pts, duration: left.duration, time: left.time)
     }
 
+    /// The Y' (luma) plane sampled on a grid: row-major, one byte per (x in `xs`, y in `ys`),
+    /// each coordinate clamped into the frame.
+    public func lumaGrid(xs: [Int], ys: [Int]) -> [UInt8] {
+        let base = frame.pointee.data.0!, stride = Int(frame.pointee.linesize.0)
+        let w = width, h = height
+        var out = [UInt8](); out.reserveCapacity(xs.count * ys.count)
+        for y in ys {
+            let line = base + min(max(y, 0), h - 1) * stride
+            for x in xs { out.append(line[min(max(x, 0), w - 1)]) }
+        }
+        return out
+    }
+
     /// The Y' (luma) plane's bytes for a row, for tests and measurements.
     public func lumaRow(_ row: Int) -> [UInt8] {
         let line = frame.pointee.data.0! + row * Int(frame.pointee.linesize.0)

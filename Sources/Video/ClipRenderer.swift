@@ -79,9 +79,16 @@ public struct ClipRenderer: Sendable {
         let whole = render.background != nil
         var backdrop: (@Sendable (Double) throws -> VipsImage)?
         if let background { backdrop = { time in try background.picture(at: time) } }
-        try run(reader, report: &report, tracks: tracks, stop: stop, progress: progress, backdrop: backdrop, style: { [comparing = companion != nil] frame, tracked, backdrop in
+        let carrier = MatteCarrier(compositor: styler.compositor, longest: 3 * options.tracking.detectionInterval(frameRate: reader.video.frameRate.value),
+                                   draws: { [registry] id in
+            guard let style = styles.style(forTrack: id) else { return false }
+            return !((try? registry.filter(style.filterID))?.leavesFacesAsTheyAre ?? false)
+        })
+        try run(reader, report: &report, tracks: tracks, stop: stop, progress: progress, backdrop: backdrop, mattes: carrier, style: { [comparing = companion != nil] frame, tracked, backdrop, mattes in
             let before = comparing ? try frame.reference() : nil
-            let faces = tracked.faces.compactMap { face in styles.style(forTrack: face.id).map { FrameStyler.Face(face, style: $0) } }
+            let faces = tracked.faces.compactMap { face in
+                styles.style(forTrack: face.id).map { FrameStyler.Face(face, style: $0, matte: mattes[face.id]) }
+            }
             if !faces.isEmpty || whole { try styler.draw(faces, into: frame, backdrop: backdrop) }
             return try before.map { try VideoFrame.sideBySide($0, frame) }
         }, write: { item, sideBySide in
@@ -131,7 +138,7 @@ public struct ClipRenderer: Sendable {
         let followers = Mutex<[BoxFollower]>([])
         try run(reader, report: &report, stop: stop, progress: progress, follow: follow, followed: { done in
             followers.withLock { $0 = done }
-        }, style: { frame, tracked, _ in
+        }, style: { frame, tracked, _, _ in
             seen?(frame, tracked)
             collected.withLock { $0.append(tracked) }
             return nil
@@ -198,15 +205,15 @@ public struct ClipRenderer: Sendable {
     }
 
     private enum Tracked: @unchecked Sendable {
-        case frame(VideoFrame, TrackedFrame, VipsImage?)
+        case frame(VideoFrame, TrackedFrame, VipsImage?, [Int: CarriedMatte])
         case packet(MediaPacket)
     }
 
     private func run(_ reader: MediaReader, report: inout ClipReport, tracks recorded: ClipTracks? = nil, stop: StopRequest,
                      progress: @escaping @Sendable (ClipProgress) -> Void,
                      follow: [Follow] = [], followed: @escaping @Sendable ([BoxFollower]) -> Void = { _ in },
-                     backdrop: (@Sendable (Double) throws -> VipsImage)? = nil,
-                     style: @escaping @Sendable (VideoFrame, TrackedFrame, VipsImage?) throws -> VideoFrame?,
+                     backdrop: (@Sendable (Double) throws -> VipsImage)? = nil, mattes carrier: MatteCarrier? = nil,
+                     style: @escaping @Sendable (VideoFrame, TrackedFrame, VipsImage?, [Int: CarriedMatte]) throws -> VideoFrame?,
                      write: (MediaItem, VideoFrame?) throws -> Void, finish: () throws -> Void, abandon: () -> Void) throws {
         let start = DispatchTime.now().uptimeNanoseconds
         let detector = recorded == nil ? try makeDetector() : nil
@@ -218,7 +225,7 @@ public struct ClipRenderer: Sendable {
         let queues: [@Sendable () -> Void] = [decoded.cancel, tracked.cancel, styled.cancel]
         let failure = Mutex<Error?>(nil)
         let times = Mutex(ClipStageTimes())
-        let counts = Mutex((tracks: Set<Int>(), detections: 0))
+        let counts = Mutex((tracks: Set<Int>(), detections: 0, faceFrames: 0))
         let fail: @Sendable (Error) -> Void = { error in
             failure.withLock { $0 = $0 ?? error }
             for cancel in queues { cancel() }
@@ -272,10 +279,12 @@ public struct ClipRenderer: Sendable {
                             case .packet(let p):
                                 guard hand(.packet(p)) else { return false }
                             case .frame(let f):
-                                counts.withLock { c in for face in result.faces { c.tracks.insert(face.id) } }
+                                counts.withLock { c in for face in result.faces { c.tracks.insert(face.id) }; c.faceFrames += result.faces.count }
                                 // A background clip is read here, in order: its frame for this moment.
                                 let picture = try backdrop?(f.time)
-                                guard hand(.frame(f, result, picture)) else { return false }
+                                // Head mattes are cut here, in frame order, so every run cuts them on the same frames.
+                                let mattes = carrier?.mattes(for: result, on: f) ?? [:]
+                                guard hand(.frame(f, result, picture, mattes)) else { return false }
                                 break scan
                             }
                         }
@@ -341,9 +350,9 @@ public struct ClipRenderer: Sendable {
                         switch item {
                         case .packet(let p):
                             guard styled.push((n, .packet(p), nil)) else { return }
-                        case .frame(let frame, let faces, let picture):
+                        case .frame(let frame, let faces, let picture, let mattes):
                             let t0 = DispatchTime.now().uptimeNanoseconds
-                            let companion = try style(frame, faces, picture)
+                            let companion = try style(frame, faces, picture, mattes)
                             times.withLock { $0.style += seconds(since: t0) }
                             guard styled.push((n, .frame(frame), companion)) else { return }
                         }
@@ -401,7 +410,7 @@ public struct ClipRenderer: Sendable {
         if let firstPts, let lastEnd { report.duration = Double(lastEnd - firstPts) * video.timeBase.value }
         report.damage = reader.damage
         report.stages = times.withLock { $0 }
-        (report.trackIDs, report.detections) = counts.withLock { ($0.tracks, $0.detections) }
+        (report.trackIDs, report.detections, report.faceFrames) = counts.withLock { ($0.tracks, $0.detections, $0.faceFrames) }
         report.seconds = seconds(since: start)
     }
 }

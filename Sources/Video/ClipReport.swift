@@ -27,6 +27,8 @@ public struct ClipReport: Sendable {
     public var tracks: Int { trackIDs.count }
     /// Frames the detector looked at.
     public var detections = 0
+    /// Faces on frames: each tracked face counted once for every frame it is on.
+    public var faceFrames = 0
     public var damage = MediaReader.Damage()
     /// What happened to each audio or subtitle stream.
     public var streamNotes: [String] = []

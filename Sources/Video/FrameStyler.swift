@@ -20,7 +20,11 @@ public struct FrameStyler: Sendable {
     public struct Face: Sendable {
         public var face: TrackedFace
         public var style: FaceStyle
-        public init(_ face: TrackedFace, style: FaceStyle) { self.face = face; self.style = style }
+        /// The head matte carried from the frame it was cut on; nil = cut on this frame.
+        public var matte: CarriedMatte?
+        public init(_ face: TrackedFace, style: FaceStyle, matte: CarriedMatte? = nil) {
+            self.face = face; self.style = style; self.matte = matte
+        }
     }
 
     /// The seed a track draws with, the same on every frame.
@@ -38,6 +42,8 @@ public struct FrameStyler: Sendable {
             try whole.draw(faces, region: Region(x: 0, y: 0, width: bounds.width, height: bounds.height), into: frame, wholeFrame: true)
             return
         }
+        // Faces left as filmed are not read out at all.
+        let faces = faces.filter { !((try? compositor.registry.filter($0.style.filterID))?.leavesFacesAsTheyAre ?? false) }
         // Each face's region is read out as far as its style can reach (the photo path's rule).
         let regions = faces.map { Region(enclosing: compositor.reach(of: $0.face.box), in: bounds) }
         for group in Region.overlapGroups(regions) {
@@ -84,7 +90,7 @@ public struct FrameStyler: Sendable {
         let styled = drawn.map { f in
             StyledFace(box: FaceBox(x: f.face.box.x - dx, y: f.face.box.y - dy, width: f.face.box.width, height: f.face.box.height),
                        style: f.style, landmarks: f.face.landmarks.map { Point(x: $0.x - dx, y: $0.y - dy) },
-                       seed: Self.seed(forTrack: f.face.id))
+                       seed: Self.seed(forTrack: f.face.id), matte: f.matte)
         }
         var after = try compositor.render(image, faces: styled).pixels()
         // Where something covers a face, its style is cut away (the frame shows what covers it).

@@ -34,9 +34,14 @@ public protocol SketchFilter: Sendable {
     /// 300 pixels across (`FilterContext.photoPixel` says by how much). False (the default)
     /// for styles that must keep the photo's own pixels (none, masks) or cost little anyway.
     var scalesWithFace: Bool { get }
+
+    /// True for a style that returns its input unchanged (`none`): with nothing drawn around
+    /// the face, the compositor skips it (no crop, matte or blend). False (the default).
+    var leavesFacesAsTheyAre: Bool { get }
 }
 
 extension SketchFilter {
+    public var leavesFacesAsTheyAre: Bool { false }
     public var blendsThroughFaceMask: Bool { true }
     public var takesPhotoTone: Bool { false }
     public var scalesWithFace: Bool { false }

@@ -9,6 +9,8 @@ public struct NoneFilter: SketchFilter {
 
     public init() {}
 
+    public var leavesFacesAsTheyAre: Bool { true }
+
     public func apply(to crop: VipsImage, settings: FilterSettings, context: FilterContext) throws -> VipsImage {
         crop
     }

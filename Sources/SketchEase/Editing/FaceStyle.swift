@@ -47,8 +47,11 @@ public struct StyledFace: Sendable, Equatable {
     /// Seed for the style's grain and strokes; nil = derived from the box. A clip's tracked
     /// face keeps one seed for its whole life, so its texture does not change from frame to frame.
     public var seed: Int?
+    /// The face's region matte cut on an earlier picture and carried to this one (a clip's
+    /// tracked face between detections); nil = cut on this picture.
+    public var matte: CarriedMatte?
 
-    public init(box: FaceBox, style: FaceStyle, landmarks: [Point] = [], seed: Int? = nil) {
-        self.box = box; self.style = style; self.landmarks = landmarks; self.seed = seed
+    public init(box: FaceBox, style: FaceStyle, landmarks: [Point] = [], seed: Int? = nil, matte: CarriedMatte? = nil) {
+        self.box = box; self.style = style; self.landmarks = landmarks; self.seed = seed; self.matte = matte
     }
 }

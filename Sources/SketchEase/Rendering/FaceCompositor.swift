@@ -87,6 +87,8 @@ public struct FaceCompositor: Sendable {
         for style in styles {
             let styled = faces.filter { $0.style == style }
             let filter = try registry.filter(style.filterID)
+            // A face left as photographed, with nothing drawn around it: nothing to do.
+            if filter.leavesFacesAsTheyAre && backdrop == nil { continue }
             let faceSize = styled.map { min($0.box.width, $0.box.height) }.reduce(0, +) / Double(styled.count)
             let regions = styled.map { FaceRegion(box: $0.box, landmarks: $0.landmarks, in: rect) }
             let context = FilterContext(faceSize: max(faceSize, 1), seed: Self.seed(for: styled[0]), faces: regions)
@@ -147,26 +149,49 @@ public struct FaceCompositor: Sendable {
     }
 
     /// One 8-bit mask over `crop` (the image at `rect`) for the faces `styled`, among all the
-    /// faces of the group `all`: each face's region, merged by per-pixel maximum.
+    /// faces of the group `all`: each face's region, merged by per-pixel maximum. A face that
+    /// carries a matte (`StyledFace.matte`) has it placed on its box; the others are cut here.
     func mask(for styled: [StyledFace], of all: [StyledFace], crop: VipsImage, in rect: PixelRect) throws -> VipsImage {
         guard let kind = options.region.matte else { return try mask(for: styled.map(\.box), in: rect) }
         let bounds = PixelRect(x: 0, y: 0, width: rect.width, height: rect.height)
         let mattes = try styled.compactMap { face -> VipsImage? in
-            // Each matte on the face's own reach: the cut runs on as little as it needs.
             let shifted = FaceRegion(box: face.box, landmarks: face.landmarks, in: rect)
-            let local = FaceBox(x: shifted.x, y: shifted.y, width: shifted.width, height: shifted.height)
-            guard let own = PixelRect(enclosing: reach(of: local))?.clipped(to: bounds) else { return nil }
-            let others = all.filter { $0 != face }.map { FaceRegion(box: $0.box, landmarks: $0.landmarks, in: rect) }
-            let faces = ([shifted] + others).map { region in
-                FaceRegion(x: region.x - Double(own.x), y: region.y - Double(own.y), width: region.width,
-                           height: region.height, landmarks: region.landmarks.map { $0 - SIMD2(Double(own.x), Double(own.y)) })
+            if let carried = face.matte {
+                let local = FaceBox(x: shifted.x, y: shifted.y, width: shifted.width, height: shifted.height)
+                return try carried.placed(for: local, over: bounds)
             }
-            let part = try crop.crop(x: own.x, y: own.y, width: own.width, height: own.height)
-            let matte = try PortraitOperations.regionMatte(of: part, faces: faces, target: 0, region: kind, workSize: 56)
-            return try matte.embed(x: own.x, y: own.y, width: rect.width, height: rect.height)
+            let others = all.filter { $0 != face }.map { FaceRegion(box: $0.box, landmarks: $0.landmarks, in: rect) }
+            guard let cut = try Self.cut(shifted, others: others, in: crop, region: kind, reach: reach) else { return nil }
+            return try cut.matte.embed(x: cut.x, y: cut.y, width: rect.width, height: rect.height)
         }
         guard !mattes.isEmpty else { return try VipsImage.solid(width: rect.width, height: rect.height, pixel: [0]) }
         return mattes.count == 1 ? mattes[0] : try VipsImage.bandrank(mattes, index: mattes.count - 1)
+    }
+
+    /// The region matte of `face` on `image` (boxes in the image's coordinates), cut over the
+    /// face's reach clipped to the image, the `others` kept out of it as background; nil with
+    /// the ellipse region, or for a face whose reach misses the image.
+    public func cutMatte(for face: StyledFace, others: [StyledFace], in image: VipsImage) throws -> CarriedMatte.Cut? {
+        guard let kind = options.region.matte else { return nil }
+        let whole = PixelRect(x: 0, y: 0, width: image.width, height: image.height)
+        return try Self.cut(FaceRegion(box: face.box, landmarks: face.landmarks, in: whole),
+                            others: others.map { FaceRegion(box: $0.box, landmarks: $0.landmarks, in: whole) },
+                            in: image, region: kind, reach: reach)
+    }
+
+    /// Cuts the matte on the face's own reach only: GrabCut runs on as little as it needs.
+    private static func cut(_ face: FaceRegion, others: [FaceRegion], in image: VipsImage, region kind: PortraitOperations.Region,
+                            reach: (FaceBox) -> FaceBox) throws -> CarriedMatte.Cut? {
+        let bounds = PixelRect(x: 0, y: 0, width: image.width, height: image.height)
+        let box = FaceBox(x: face.x, y: face.y, width: face.width, height: face.height)
+        guard let own = PixelRect(enclosing: reach(box))?.clipped(to: bounds) else { return nil }
+        let faces = ([face] + others).map { region in
+            FaceRegion(x: region.x - Double(own.x), y: region.y - Double(own.y), width: region.width,
+                       height: region.height, landmarks: region.landmarks.map { $0 - SIMD2(Double(own.x), Double(own.y)) })
+        }
+        let part = try image.crop(x: own.x, y: own.y, width: own.width, height: own.height)
+        let matte = try PortraitOperations.regionMatte(of: part, faces: faces, target: 0, region: kind, workSize: 56)
+        return CarriedMatte.Cut(matte: matte, x: own.x, y: own.y, box: box)
     }
 
     /// One 8-bit mask over `rect`: 255 inside each face's ellipse, fading to 0 at its rim.
