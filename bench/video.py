@@ -15,7 +15,9 @@ Measures, in --repeat rounds each run back to back:
     mean of the first and last tenth (flat = no growth).
 Targets (issue 16): ≤ 1.5× the floor, ≥ 20× deface's throughput, ≥ 1.0× real time, peak RSS
 ≤ 300 MB and flat.
-Usage: bench/video.py [--repeat N] [--deface-seconds S] [--soak-minutes M] [--style NAME]
+  - every style's CPU per face per frame on the first --styles-seconds of the clip (its
+    CPU minus the `none` run's, over the faces on frames the report counts).
+Usage: bench/video.py [--repeat N] [--deface-seconds S] [--soak-minutes M] [--styles-seconds S] [--style NAME]
 """
 import argparse
 import json
@@ -75,6 +77,38 @@ def ours(clip, work, style):
     return wall, rss, entry
 
 
+def cpu_of(cmd):
+    """CPU seconds (user + system) a child command used."""
+    import resource
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def styles():
+    """The face styles `sketchease filters` lists (not the background-only ones)."""
+    out = subprocess.run([BIN, "filters"], check=True, capture_output=True, text=True).stdout
+    names = [line.split(" — ")[0] for line in out.splitlines() if " — " in line and not line.startswith(" ")]
+    return [n for n in names if n not in ("chroma",)]
+
+
+def per_face(clip, work, seconds):
+    """Every style's CPU per face per frame on the first `seconds` of the clip: (its CPU - the
+    `none` run's CPU, which decodes, detects, tracks and encodes the same) / faces on frames."""
+    part = os.path.join(work, "styles.mp4")
+    cut(clip, seconds, part)
+    rows = {}
+    for style in ["none"] + [s for s in styles() if s != "none"]:
+        stats = os.path.join(work, "styles.json")
+        cpu = cpu_of([BIN, "video", part, "--out", os.path.join(work, "styles"), "--overwrite", "-f", style, "--report", stats])
+        with open(stats) as f:
+            entry = json.load(f)["clips"][0]
+        rows[style] = (cpu, entry.get("faceFrames") or 0, entry["frames"])
+    base = rows["none"][0]
+    return rows, base
+
+
 def deface(clip, work):
     """deface 1.5.0 in its own virtual environment (made once); its wall time and peak RSS."""
     python = os.path.join(VENV, "bin", "python")
@@ -107,6 +141,7 @@ def main():
     ap.add_argument("--style", default="pencil")
     ap.add_argument("--deface-seconds", type=float, default=10, help="0 = skip deface")
     ap.add_argument("--soak-minutes", type=int, default=10, help="0 = skip the long clip")
+    ap.add_argument("--styles-seconds", type=float, default=4, help="0 = skip the per-style table")
     args = ap.parse_args()
     if not os.path.exists(CLIP):
         print("bench: making the 60 s 1080p30 clip", flush=True)
@@ -147,6 +182,16 @@ def main():
         for style, (wall, rss, _) in mine.items():
             lines.append(f"| sketchease `-f {style}` | {n / wall:.1f} | {rss:.0f} MB | **{d_wall / wall:.1f}×** |")
         print("\n".join(lines[-5:]), flush=True)
+    if args.styles_seconds > 0:
+        rows, base = per_face(CLIP, work, args.styles_seconds)
+        frames = rows["none"][2]
+        lines += ["", f"Styles, first {args.styles_seconds:.0f} s ({frames} frames, {rows['none'][1]} faces on frames), "
+                  "CPU per face per frame = (the style's CPU - `none`'s CPU) / faces on frames:", "",
+                  "| style | CPU, s | ms per face per frame |", "| --- | ---: | ---: |"]
+        for style, (cpu, faces, _) in rows.items():
+            per = (cpu - base) * 1000 / faces if faces and style != "none" else 0
+            lines.append(f"| `{style}` | {cpu:.1f} | {'—' if style == 'none' else f'**{per:.1f}**'} |")
+        print("\n".join(lines[-(len(rows) + 2):]), flush=True)
     if args.soak_minutes > 0:
         peak, first, last, wall, rc = soak(CLIP, args.soak_minutes, work, args.style)
         lines += ["", f"- {args.soak_minutes}-minute 1080p30 clip (`-f {args.style}`, {wall / 60:.1f} min): peak RSS **{peak:.0f} MB**; "

@@ -23,6 +23,8 @@ struct ClipStats: Codable {
         var realtime: Double?
         var tracks: Int?
         var detections: Int?
+        /// Faces on frames: each tracked face counted once for every frame it is on.
+        var faceFrames: Int?
         var stages: ClipStageTimes?
         var streams: [String]?
     }
@@ -82,7 +84,7 @@ struct ClipStats: Codable {
                 clip.frames = r.frames; clip.width = r.frameSize.width; clip.height = r.frameSize.height
                 clip.duration = r.duration; clip.seconds = r.seconds
                 clip.fps = r.framesPerSecond; clip.realtime = r.seconds > 0 ? r.duration / r.seconds : nil
-                clip.tracks = r.tracks; clip.detections = r.detections; clip.stages = r.stages; clip.streams = r.streamNotes
+                clip.tracks = r.tracks; clip.detections = r.detections; clip.faceFrames = r.faceFrames; clip.stages = r.stages; clip.streams = r.streamNotes
             case .skipped: clip.status = "skipped"
             case .failed(let line): clip.error = line
             }
