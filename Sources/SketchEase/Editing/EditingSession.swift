@@ -71,7 +71,10 @@ public final class EditingSession {
     /// Edits made and not exported.
     public var hasUnexportedChanges: Bool { !exported && !image.history.edits.isEmpty }
 
-    public var compositor: FaceCompositor { FaceCompositor(options: render) }
+    /// Remembers groups and mattes between previews (`RenderMemo`).
+    private let memo = RenderMemo()
+
+    public var compositor: FaceCompositor { FaceCompositor(options: render, memo: memo) }
 
     /// Applies an edit and saves the session. Returns whether a box was cut off at the photo's edge.
     @discardableResult

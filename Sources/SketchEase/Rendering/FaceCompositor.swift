@@ -18,9 +18,11 @@ public struct FaceCompositor: Sendable {
     /// The picture the background style puts in at this moment (a background clip's frame,
     /// for the chroma key); nil = the style's own.
     public var backdrop: VipsImage?
+    /// Groups and mattes drawn before on the same picture (an editor's previews); nil = none.
+    public var memo: RenderMemo?
 
-    public init(registry: FilterRegistry = .standard, options: RenderOptions = .init()) {
-        self.registry = registry; self.options = options
+    public init(registry: FilterRegistry = .standard, options: RenderOptions = .init(), memo: RenderMemo? = nil) {
+        self.registry = registry; self.options = options; self.memo = memo
     }
 
     /// A pure function of the image and the faces; the input image is not changed.
@@ -46,7 +48,7 @@ public struct FaceCompositor: Sendable {
             let members = group.map { regions[$0] }
             let rect = members.map(\.1).reduce(members[0].1) { $0.union($1) }
             let crop = try image.crop(x: rect.x, y: rect.y, width: rect.width, height: rect.height)
-            let mask = try self.mask(for: members.map(\.0), of: members.map(\.0), crop: crop, in: rect)
+            let mask = try self.mask(for: members.map(\.0), of: members.map(\.0), crop: crop, in: rect, of: image)
             out = try out.inserting(mask, x: rect.x, y: rect.y)
         }
         return out
@@ -78,6 +80,14 @@ public struct FaceCompositor: Sendable {
     private func drawGroup(_ members: [(StyledFace, PixelRect)], image: VipsImage, backdrop: VipsImage?) throws -> (VipsImage, PixelRect) {
         let rect = members.map(\.1).reduce(members[0].1) { $0.union($1) }
         let faces = members.map(\.0)
+        // An editor's preview redraws only the groups whose faces changed.
+        if let memo, backdrop == nil {
+            return (try memo.group(faces, on: image, options: options) { try draw(faces, in: rect, image: image, backdrop: nil) }, rect)
+        }
+        return (try draw(faces, in: rect, image: image, backdrop: backdrop), rect)
+    }
+
+    private func draw(_ faces: [StyledFace], in rect: PixelRect, image: VipsImage, backdrop: VipsImage?) throws -> VipsImage {
         let crop = try image.crop(x: rect.x, y: rect.y, width: rect.width, height: rect.height).inMemory()
         // Faces are blended over the background style where there is one, else over the photo.
         var drawn = try backdrop?.crop(x: rect.x, y: rect.y, width: rect.width, height: rect.height) ?? crop
@@ -100,10 +110,10 @@ public struct FaceCompositor: Sendable {
             if filter.takesPhotoTone && options.tone == .photo {
                 filtered = try ToneMatch.apply(filtered, like: crop, reach: 0.12 * max(faceSize, 1))
             }
-            let mask = try mask(for: styled, of: faces, crop: crop, in: rect)
+            let mask = try mask(for: styled, of: faces, crop: crop, in: rect, of: image)
             drawn = try mask.ifThenElse(filtered, drawn, blend: true)
         }
-        return (try drawn.inMemory(), rect)
+        return try drawn.inMemory()
     }
 
     /// The face sizes (shorter side, pixels) styles sized to the face draw at: a smaller face is
@@ -150,8 +160,9 @@ public struct FaceCompositor: Sendable {
 
     /// One 8-bit mask over `crop` (the image at `rect`) for the faces `styled`, among all the
     /// faces of the group `all`: each face's region, merged by per-pixel maximum. A face that
-    /// carries a matte (`StyledFace.matte`) has it placed on its box; the others are cut here.
-    func mask(for styled: [StyledFace], of all: [StyledFace], crop: VipsImage, in rect: PixelRect) throws -> VipsImage {
+    /// carries a matte (`StyledFace.matte`) has it placed on its box; the others are cut here
+    /// (or remembered from an earlier preview of `image`, the picture `crop` is part of).
+    func mask(for styled: [StyledFace], of all: [StyledFace], crop: VipsImage, in rect: PixelRect, of image: VipsImage) throws -> VipsImage {
         guard let kind = options.region.matte else { return try mask(for: styled.map(\.box), in: rect) }
         let bounds = PixelRect(x: 0, y: 0, width: rect.width, height: rect.height)
         let mattes = try styled.compactMap { face -> VipsImage? in
@@ -160,9 +171,16 @@ public struct FaceCompositor: Sendable {
                 let local = FaceBox(x: shifted.x, y: shifted.y, width: shifted.width, height: shifted.height)
                 return try carried.placed(for: local, over: bounds)
             }
-            let others = all.filter { $0 != face }.map { FaceRegion(box: $0.box, landmarks: $0.landmarks, in: rect) }
-            guard let cut = try Self.cut(shifted, others: others, in: crop, region: kind, reach: reach) else { return nil }
-            return try cut.matte.embed(x: cut.x, y: cut.y, width: rect.width, height: rect.height)
+            let others = all.filter { $0 != face }
+            let regions = others.map { FaceRegion(box: $0.box, landmarks: $0.landmarks, in: rect) }
+            let cutHere = { () throws -> VipsImage? in
+                guard let cut = try Self.cut(shifted, others: regions, in: crop, region: kind, reach: reach) else { return nil }
+                return try cut.matte.embed(x: cut.x, y: cut.y, width: rect.width, height: rect.height)
+            }
+            guard let memo else { return try cutHere() }
+            return try memo.matte(for: face, others: others, in: rect, of: image, region: options.region) {
+                try cutHere() ?? VipsImage.solid(width: rect.width, height: rect.height, pixel: [0])
+            }
         }
         guard !mattes.isEmpty else { return try VipsImage.solid(width: rect.width, height: rect.height, pixel: [0]) }
         return mattes.count == 1 ? mattes[0] : try VipsImage.bandrank(mattes, index: mattes.count - 1)

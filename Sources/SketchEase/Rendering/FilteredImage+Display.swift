@@ -28,6 +28,7 @@ extension FilteredImage {
         let box = FaceBox(x: origin.x, y: origin.y, width: face.box.width * s, height: face.box.height * s)
         var plain = compositor
         plain.options.background = nil
+        plain.memo = nil  // a sample's crop is made afresh each time: nothing to remember
         return try plain.render(crop, faces: [StyledFace(box: box, style: style, landmarks: face.landmarks.map(place))])
     }
 }

@@ -1,0 +1,76 @@
+import Foundation
+
+/// What an editor's compositor remembers between previews of one photo: each group of faces
+/// as drawn and each face's region matte, so that changing one face's style or box redraws
+/// that face's group alone, and a style change on a face keeps its matte.
+///
+/// Entries are keyed by the image drawn on (held, so its identity cannot be reused), the
+/// group's faces with their styles and the compositor's options: libvips images never change,
+/// so an entry is right for as long as it exists. Only pictures up to `largestPixels` are
+/// remembered (an editor's reduced photo), a few dozen entries at most.
+public final class RenderMemo: @unchecked Sendable {
+    public static let largestPixels = 4_000_000
+    static let capacity = 48
+
+    private struct Group {
+        var image: VipsImage
+        var faces: [StyledFace]
+        var options: RenderOptions
+        var drawn: VipsImage
+    }
+
+    private struct Matte {
+        var image: VipsImage
+        var rect: PixelRect
+        var face: StyledFace
+        var others: [StyledFace]
+        var region: RenderOptions.Region
+        var matte: VipsImage
+    }
+
+    private let lock = NSLock()
+    private var groups: [Group] = []
+    private var mattes: [Matte] = []
+
+    public init() {}
+
+    static func remembers(_ image: VipsImage) -> Bool { image.width * image.height <= largestPixels }
+
+    func group(_ faces: [StyledFace], on image: VipsImage, options: RenderOptions, draw: () throws -> VipsImage) throws -> VipsImage {
+        guard Self.remembers(image) else { return try draw() }
+        let found = lock.withLock { groups.lastIndex { $0.image === image && $0.options == options && $0.faces == faces }.map { groups.remove(at: $0) } }
+        if let found {
+            lock.withLock { groups.append(found) }
+            return found.drawn
+        }
+        let drawn = try draw()
+        lock.withLock {
+            groups.append(Group(image: image, faces: faces, options: options, drawn: drawn))
+            if groups.count > Self.capacity { groups.removeFirst(groups.count - Self.capacity) }
+        }
+        return drawn
+    }
+
+    func matte(for face: StyledFace, others: [StyledFace], in rect: PixelRect, of image: VipsImage, region: RenderOptions.Region,
+               cut: () throws -> VipsImage) throws -> VipsImage {
+        guard Self.remembers(image) else { return try cut() }
+        // The style does not change the matte: faces are compared by where they are.
+        func same(_ a: StyledFace, _ b: StyledFace) -> Bool { a.box == b.box && a.landmarks == b.landmarks }
+        let found = lock.withLock {
+            mattes.lastIndex { m in
+                m.image === image && m.rect == rect && m.region == region && same(m.face, face)
+                    && m.others.count == others.count && zip(m.others, others).allSatisfy { same($0, $1) }
+            }.map { mattes.remove(at: $0) }
+        }
+        if let found {
+            lock.withLock { mattes.append(found) }
+            return found.matte
+        }
+        let matte = try cut()
+        lock.withLock {
+            mattes.append(Matte(image: image, rect: rect, face: face, others: others, region: region, matte: matte))
+            if mattes.count > Self.capacity { mattes.removeFirst(mattes.count - Self.capacity) }
+        }
+        return matte
+    }
+}
