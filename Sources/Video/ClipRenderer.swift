@@ -79,7 +79,7 @@ public struct ClipRenderer: Sendable {
         let whole = render.background != nil
         var backdrop: (@Sendable (Double) throws -> VipsImage)?
         if let background { backdrop = { time in try background.picture(at: time) } }
-        let carrier = MatteCarrier(compositor: styler.compositor, longest: 3 * options.tracking.detectionInterval(frameRate: reader.video.frameRate.value),
+        let carrier = MatteCarrier(compositor: styler.compositor, longest: Int((2 * reader.video.frameRate.value).rounded()),
                                    draws: { [registry] id in
             guard let style = styles.style(forTrack: id) else { return false }
             return !((try? registry.filter(style.filterID))?.leavesFacesAsTheyAre ?? false)

@@ -1,16 +1,17 @@
 import FFmpeg
+import Foundation
 import SketchEase
 
 /// Where each tracked face's head matte is cut, frame by frame in order (the tracking stage):
-/// on a frame where the detector saw the face, where something covers part of it, or where its
-/// box has grown or shrunk by a quarter since the last cut; in between the last cut is carried
-/// with the box.
+/// when the face appears, when its head's look changes (`Look`: something passes in front of
+/// it or behind its edge, it turns), while something covers part of it, when its box has grown
+/// or shrunk by a quarter, and at least every `longest` frames; in between, the last cut is
+/// carried with the box.
 ///
 /// A cut copies the face's surroundings out of the frame at once (the frame is drawn on
-/// later) and runs GrabCut lazily, once, when the first frame carrying it is drawn; where the
-/// frame later differs from that copy, the carried matte is cleared (`CarriedMatte`). GrabCut
-/// on every frame cost ~44 ms per face per 1080p frame; a detection comes every tenth frame
-/// at 30 fps.
+/// later) and runs GrabCut lazily, once, when the first frame carrying it is drawn. GrabCut
+/// on every frame cost ~44 ms per face per 1080p frame; on the bench clip a face is
+/// now cut on about one frame in six.
 final class MatteCarrier: @unchecked Sendable {  // used by the tracking stage alone, one frame after another
     private let compositor: FaceCompositor
     /// Whether a track's face is drawn (tracks without a style need no matte).
@@ -45,6 +46,7 @@ final class MatteCarrier: @unchecked Sendable {  // used by the tracking stage a
                 continue
             }
             guard let matte = cut(face, among: faces, on: frame) else { carried[face.id] = nil; continue }
+            if let last = carried[face.id], ProcessInfo.processInfo.environment["SK_CUTS"] != nil { let n = Look.head.filter { abs(look.cells[$0] - last.look.cells[$0]) > Look.level }.count; FileHandle.standardError.write("cut \(face.id) @\(tracked.index) det=\(face.detected) cover=\(face.cover != nil) w=\(Int(face.box.width)) n=\(n)\n".data(using: .utf8)!) }
             carried[face.id] = Carried(matte: matte, box: face.box, frame: tracked.index, look: look)
             out[face.id] = matte
         }
@@ -57,7 +59,7 @@ final class MatteCarrier: @unchecked Sendable {  // used by the tracking stage a
 
     static func needsCut(_ face: TrackedFace, since last: Carried, frame: Int, longest: Int) -> Bool {
         // A face something stands in front of is cut on every frame: what covers it moves.
-        if face.detected || face.cover != nil || frame - last.frame >= longest { return true }
+        if face.cover != nil || frame - last.frame >= longest { return true }
         let scale = face.box.width / last.box.width
         return scale > 1.25 || scale < 0.8
     }
