@@ -1,5 +1,4 @@
 import FFmpeg
-import Foundation
 import SketchEase
 
 /// Where each tracked face's head matte is cut, frame by frame in order (the tracking stage):
@@ -46,7 +45,6 @@ final class MatteCarrier: @unchecked Sendable {  // used by the tracking stage a
                 continue
             }
             guard let matte = cut(face, among: faces, on: frame) else { carried[face.id] = nil; continue }
-            if let last = carried[face.id], ProcessInfo.processInfo.environment["SK_CUTS"] != nil { let n = Look.head.filter { abs(look.cells[$0] - last.look.cells[$0]) > Look.level }.count; FileHandle.standardError.write("cut \(face.id) @\(tracked.index) det=\(face.detected) cover=\(face.cover != nil) w=\(Int(face.box.width)) n=\(n)\n".data(using: .utf8)!) }
             carried[face.id] = Carried(matte: matte, box: face.box, frame: tracked.index, look: look)
             out[face.id] = matte
         }
