@@ -14,12 +14,24 @@ public enum ToneMatch {
         let target = try photo.colourspace("lab").extractBands(0)
         let sigma = max(1, reach)
         // Read twice (lightness and chroma): computed once, the size of the crop.
-        let gain = try target.broadBlur(sigma: sigma).divide(lightness.broadBlur(sigma: sigma).linear(1, 1)).inMemory()
+        let gain = try lifted(target.broadBlur(sigma: sigma).inMemory()).divide(lightness.broadBlur(sigma: sigma).linear(1, 1)).inMemory()
         let matched = try lightness.multiply(gain).clamped(0, 100)
         // Chroma scales with lightness, as it does when less light falls on a surface: colours
         // drawn from a brightened crop are not left glowing in a dark room.
         let chroma = try drawn.extractBands(1, count: 2).multiply(gain.clamped(0, 1.5))
         return try VipsImage.bandjoin([matched, chroma]).reinterpreted(as: "lab")
             .colourspace("srgb").cast("uchar")
+    }
+
+    /// How much of the way to white the lights are lifted: paper shows where the photo is light.
+    static let paperLift = 0.6
+
+    /// A local mean lightness (CIELAB L) with its lights lifted towards white: L + lift (100 - L) s,
+    /// s rising smoothly from 0 at L 50 to 1 at L 88. Shadows, dark rooms and the darker half of
+    /// a face are left as they are.
+    static func lifted(_ lightness: VipsImage) throws -> VipsImage {
+        let x = try lightness.linear(1.0 / 38, -50.0 / 38).clamped()
+        let s = try x.multiply(x).multiply(x.linear(-2, 3))
+        return try lightness.add(lightness.linear(-paperLift, 100 * paperLift).multiply(s))
     }
 }
