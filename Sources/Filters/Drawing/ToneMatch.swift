@@ -27,10 +27,10 @@ public enum ToneMatch {
     static let paperLift = 0.6
 
     /// A local mean lightness (CIELAB L) with its lights lifted towards white: L + lift (100 - L) s,
-    /// s rising smoothly from 0 at L 50 to 1 at L 88. Shadows, dark rooms and the darker half of
+    /// s rising smoothly from 0 at L 45 to 1 at L 85. Shadows, dark rooms and the darker half of
     /// a face are left as they are.
     static func lifted(_ lightness: VipsImage) throws -> VipsImage {
-        let x = try lightness.linear(1.0 / 38, -50.0 / 38).clamped()
+        let x = try lightness.linear(1.0 / 40, -45.0 / 40).clamped()
         let s = try x.multiply(x).multiply(x.linear(-2, 3))
         return try lightness.add(lightness.linear(-paperLift, 100 * paperLift).multiply(s))
     }

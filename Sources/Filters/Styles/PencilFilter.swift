@@ -62,7 +62,8 @@ public struct PencilFilter: SketchFilter {
     public func apply(to crop: VipsImage, settings: FilterSettings, context: FilterContext) throws -> VipsImage {
         let face = context.faceSize, pixel = max(1, context.photoPixel)
         // How far this face was enlarged to be drawn (0 at its own size, 1 at 3x): a small face
-        // gets less hatching, the paper and the features carrying it.
+        // gets less hatching and darker outlines and contours, the paper and the features
+        // carrying it.
         let sparse = min(1, max(0, (pixel - 1) / 2))
         // Never finer than a pixel of the photo: on a small face's enlarged copy every size
         // has a floor in photo pixels, so its strokes come out few and bold.
@@ -72,7 +73,7 @@ public struct PencilFilter: SketchFilter {
         // Outlines: Lu's strokes along the edges.
         let lineSource = try grey.softened(sigma: max(0.7, 0.005 * face, 0.5 * pixel), eightBit: true).cast("uchar")
         let lines = try PortraitOperations.pencilStrokes(lineSource, length: max(settings.number("stroke") * face, 6 * pixel),
-                                                         width: width, gain: settings.number("darkness"))
+                                                         width: width, gain: settings.number("darkness") * (1 + 0.6 * sparse))
             .linear(1.0 / 255, 0)
 
         // Tone: the photo's grey levels on the pencil's scale. Read by both hatching layers:
@@ -101,7 +102,7 @@ public struct PencilFilter: SketchFilter {
         let contours = try PortraitOperations.flowLines(
             lineSource, flowSigma: max(1, 0.02 * face), lineSigma: max(0.5, 0.003 * face, 0.6 * pixel),
             flowLength: max(1.5, 0.02 * face), rho: 0.985, sharpness: 60).linear(1.0 / 255, 0)
-        let edges = settings.number("edges")
+        let edges = min(1, settings.number("edges") * (1 + sparse))
         drawing = try drawing.multiply(contours.linear(edges, 1 - edges))
         if sparse > 0 {
             // A small face: its darkest spots (pupils, nostrils, the mouth's line) laid in
