@@ -46,6 +46,8 @@ public struct PencilFilter: SketchFilter {
     static let paperLevel = 0.62
     /// The darkest tone the hatching reaches: darker areas stay strokes with paper between.
     static let darkestTone = 0.35
+    /// Outlines and contours are drawn where the face is at most this many pixels across.
+    static let lineFaceSize = 150.0
     /// Tones below this are hatched twice, the second layer crossing the first.
     static let crossHatchBelow = 0.55
 
@@ -70,11 +72,32 @@ public struct PencilFilter: SketchFilter {
         let grey = try crop.smoothedGrey(sigma: max(0.5, 0.003 * face, 0.35 * pixel))
         let width = max(1, 0.006 * face, 1.1 * pixel)
 
-        // Outlines: Lu's strokes along the edges.
-        let lineSource = try grey.softened(sigma: max(0.7, 0.005 * face, 0.5 * pixel), eightBit: true).cast("uchar")
-        let lines = try PortraitOperations.pencilStrokes(lineSource, length: max(settings.number("stroke") * face, 6 * pixel),
-                                                         width: width, gain: settings.number("darkness") * (1 + 0.6 * sparse))
-            .linear(1.0 / 255, 0)
+        // Outlines (Lu's strokes along the edges) and fine contours (coherent lines along the
+        // flow, Kang et al. 2007, for the small forms the strokes miss: eyelids, lips,
+        // nostrils). Both are drawn on a copy where the face is at most `lineFaceSize` across,
+        // and a photo pixel at most 1.5 of its pixels, and enlarged once: their cost grows with
+        // the square of the size times their kernels' area, and lines no finer than a photo
+        // pixel gain nothing from more.
+        let lineScale = min(1, Self.lineFaceSize / face, 1.5 / pixel)
+        let lineFace = face * lineScale, linePixel = pixel * lineScale
+        var lineSource = try grey.softened(sigma: max(0.7, 0.005 * face, 0.5 * pixel), eightBit: true).cast("uchar")
+        if lineScale < 1 { lineSource = try lineSource.resize(scale: lineScale) }
+        // Read by both kinds of line: computed once.
+        lineSource = try lineSource.inMemory()
+        let strokeLines = try PortraitOperations.pencilStrokes(
+            lineSource, length: max(settings.number("stroke") * lineFace, 6 * linePixel),
+            width: max(1, 0.006 * lineFace, 1.1 * linePixel), gain: settings.number("darkness") * (1 + 0.6 * sparse))
+        let contours = try PortraitOperations.flowLines(
+            lineSource, flowSigma: max(1, 0.02 * lineFace), lineSigma: max(0.5, 0.003 * lineFace, 0.6 * linePixel),
+            flowLength: max(1.5, 0.02 * lineFace), rho: 0.985, sharpness: 60)
+        let edges = min(1, settings.number("edges") * (1 + sparse))
+        var lines = try strokeLines.linear(1.0 / 255, 0).multiply(contours.linear(edges / 255, 1 - edges))
+        if lineScale < 1 {
+            lines = try lines.resize(scale: Double(crop.width) / Double(lineSource.width),
+                                     verticalScale: Double(crop.height) / Double(lineSource.height))
+                .embed(x: 0, y: 0, width: crop.width, height: crop.height, extend: "copy")
+                .crop(x: 0, y: 0, width: crop.width, height: crop.height)
+        }
 
         // Tone: the photo's grey levels on the pencil's scale. Read by both hatching layers:
         // computed once.
@@ -95,21 +118,7 @@ public struct PencilFilter: SketchFilter {
         let strokes = try first.shading(light).multiply(second.shading(tone.divide(light)))
         let strokeShare = try toneSource.linear(1.0 / (255 * 0.15), -0.05 / 0.15).clamped().linear(0.35, 0.25)
         let hatched = try tone.add(strokes.subtract(tone).multiply(strokeShare))
-        var drawing = try lines.multiply(hatched)
-
-        // Fine contours: coherent lines along the flow (Kang et al. 2007) for the small forms
-        // the strokes miss (eyelids, lips, nostrils), never thinner than a photo pixel.
-        let contours = try PortraitOperations.flowLines(
-            lineSource, flowSigma: max(1, 0.02 * face), lineSigma: max(0.5, 0.003 * face, 0.6 * pixel),
-            flowLength: max(1.5, 0.02 * face), rho: 0.985, sharpness: 60).linear(1.0 / 255, 0)
-        let edges = min(1, settings.number("edges") * (1 + sparse))
-        drawing = try drawing.multiply(contours.linear(edges, 1 - edges))
-        if sparse > 0 {
-            // A small face: its darkest spots (pupils, nostrils, the mouth's line) laid in
-            // solid, the features a few strokes could not draw.
-            let solid = try tone.linear(-1 / 0.15, 0.45 / 0.15).clamped(0, 1).linear(-0.5 * sparse, 1)
-            drawing = try drawing.multiply(solid)
-        }
+        let drawing = try lines.multiply(hatched)
 
         // Paper grain, on the paper and in the graphite alike: the paper a little below white,
         // so its grain is not clipped away.
