@@ -86,11 +86,11 @@ public struct PencilFilter: SketchFilter {
         lineSource = try lineSource.inMemory()
         let strokeLines = try PortraitOperations.pencilStrokes(
             lineSource, length: max(settings.number("stroke") * lineFace, 6 * linePixel),
-            width: max(1, 0.006 * lineFace, 1.1 * linePixel), gain: settings.number("darkness") * (1 + 0.6 * sparse))
+            width: max(1, 0.006 * lineFace, 1.1 * linePixel), gain: settings.number("darkness") * (1 + 0.5 * sparse))
         let contours = try PortraitOperations.flowLines(
             lineSource, flowSigma: max(1, 0.02 * lineFace), lineSigma: max(0.5, 0.003 * lineFace, 0.6 * linePixel),
             flowLength: max(1.5, 0.02 * lineFace), rho: 0.985, sharpness: 60)
-        let edges = min(1, settings.number("edges") * (1 + sparse))
+        let edges = min(0.9, settings.number("edges") * (1 + 0.8 * sparse))
         var lines = try strokeLines.linear(1.0 / 255, 0).multiply(contours.linear(edges / 255, 1 - edges))
         if lineScale < 1 {
             lines = try lines.resize(scale: Double(crop.width) / Double(lineSource.width),
