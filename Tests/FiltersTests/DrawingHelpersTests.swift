@@ -92,5 +92,10 @@ import Vips
                 #expect(matched >= target - 1 && matched < target + 8, "middle: \(matched) vs \(target)")
             }
         }
+        // A coloured drawing (a cartoon's bands) keeps the light photo's lightness: no paper to lift.
+        let coloured = try VipsImage.solid(width: 64, height: 64, pixel: [200, 160, 130]).reinterpreted(as: "srgb")
+        let light = try FilterBench.flat(200, size: 64)
+        let matched = try lightness(ToneMatch.apply(coloured, like: light, reach: 8)), target = try lightness(light)
+        #expect(abs(matched - target) < 1.5, "coloured: \(matched) vs \(target)")
     }
 }
