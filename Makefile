@@ -5,7 +5,7 @@ SWIFT ?= swift
 OUT ?= out/demo
 BIN := .build/release/sketchease
 
-.PHONY: demo test test-cluster stress bench bench-video fuzz gallery webapp-screenshots install setup deps model examples build clean
+.PHONY: demo test test-cluster stress bench bench-video fuzz gallery look-panel webapp-screenshots install setup deps model examples build clean
 
 ## demo: install what is missing, build, and sketch every face in examples/ into out/demo/
 demo: build
@@ -15,6 +15,12 @@ demo: build
 ## gallery: the README's sheets: every style on the example faces and on varied ones, and other tools beside them
 gallery: build
 	scripts/gallery.sh
+
+## look-panel: blind panel sheets (pencil and graphite against G'MIC, ImageMagick, OpenCV) in out/look-panel/sheets,
+## their key in out/look-panel/key; `scripts/look-panel tally KEY RANKINGS...` makes the table (docs/look-panel.md)
+look-panel: build
+	scripts/setup.sh bench-tools
+	scripts/look-panel make $(LOOK_PANEL_ARGS)
 
 ## webapp-screenshots: the browser tests of `sketchease serve`, keeping their screenshots in docs/webapp/
 webapp-screenshots: setup

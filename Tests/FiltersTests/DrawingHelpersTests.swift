@@ -74,4 +74,28 @@ import Vips
         let past = try wide.crop(x: NoiseTile.side, y: 0, width: 300, height: 50)
         #expect(abs(try past.deviation() - 1) < 0.2)
     }
+
+    @Test func toneMatchLiftsTheLightsTowardsPaperAndKeepsTheDarks() throws {
+        // A drawing of flat mid grey placed in photos of three lightnesses: it takes a dark
+        // photo's lightness as it is, and a light one's lifted towards white (paper shows).
+        func lightness(_ image: VipsImage) throws -> Double { try image.colourspace("lab").extractBands(0).average() }
+        let drawing = try FilterBench.flat(128, size: 64)
+        for level in [40.0, 120, 200] {
+            let photo = try FilterBench.flat(level, size: 64)
+            let matched = try lightness(ToneMatch.apply(drawing, like: photo, reach: 8))
+            let target = try lightness(photo)
+            if target < 50 {
+                #expect(abs(matched - target) < 1.5, "dark: \(matched) vs \(target)")
+            } else if target > 75 {
+                #expect(matched > target + 5 && matched < 100, "light: \(matched) vs \(target)")
+            } else {
+                #expect(matched >= target - 1 && matched < target + 8, "middle: \(matched) vs \(target)")
+            }
+        }
+        // A coloured drawing (a cartoon's bands) keeps the light photo's lightness: no paper to lift.
+        let coloured = try VipsImage.solid(width: 64, height: 64, pixel: [200, 160, 130]).reinterpreted(as: "srgb")
+        let light = try FilterBench.flat(200, size: 64)
+        let matched = try lightness(ToneMatch.apply(coloured, like: light, reach: 8)), target = try lightness(light)
+        #expect(abs(matched - target) < 1.5, "coloured: \(matched) vs \(target)")
+    }
 }

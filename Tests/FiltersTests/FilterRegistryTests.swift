@@ -21,7 +21,7 @@ import Testing
     @Test func parametersAreParsedAndRangeChecked() throws {
         let settings = try registry.settings(for: "pencil", assignments: ["darkness": "2.5"])
         #expect(settings.number("darkness") == 2.5)
-        #expect(settings.number("stroke") == 0.03) // default
+        #expect(settings.number("stroke") == 0.06) // default
         #expect(throws: FilterError.self) { try registry.settings(for: "pencil", assignments: ["darkness": "99"]) }
         #expect(throws: FilterError.self) { try registry.settings(for: "pencil", assignments: ["darkness": "dark"]) }
         #expect(throws: FilterError.self) { try registry.settings(for: "pencil", assignments: ["hue": "1"]) }

@@ -32,14 +32,28 @@ import Vips
         #expect(dark > 0.01 && dark < 0.4, "dark fraction \(dark)")
     }
 
-    @Test func blacksAreShadedNotWashedOut() throws {
-        // Plain colour dodge turns near-black white; the tone layer keeps the order of tones.
+    @Test func tonesKeepTheirOrderAndShadingCanBeLeftOut() throws {
+        // Darker photo tones are hatched darker; the lights are paper.
         let nearBlack = try FilterBench.meanLevel(FilterBench.render("pencil", FilterBench.flat(12)))
         let mid = try FilterBench.meanLevel(FilterBench.render("pencil", FilterBench.flat(110)))
         let light = try FilterBench.meanLevel(FilterBench.render("pencil", FilterBench.flat(230)))
         #expect(nearBlack < mid - 20 && mid < light - 20, "\(nearBlack) \(mid) \(light)")
+        #expect(light > 235, "the lights are paper: \(light)")
+        // Without shading only the outlines are drawn: a flat black is white paper.
         let unshaded = try FilterBench.meanLevel(FilterBench.render("pencil", FilterBench.flat(12), ["shading": "0"]))
-        #expect(unshaded > 200, "without shading the dodge alone washes black out: \(unshaded)")
+        #expect(unshaded > 200, "\(unshaded)")
+    }
+
+    @Test func darksAreHatchingWithPaperBetweenNotASmear() throws {
+        // The darkest tone is still strokes with paper showing between them.
+        let black = try FilterBench.render("pencil", FilterBench.flat(40, size: 160), ["grain": "0"]).extractBands(0)
+        let mean = try black.average(), inked = try FilterBench.fractionBelow(170, in: black)
+        let solid = try FilterBench.fractionBelow(40, in: black)
+        print("pencil on black: mean \(mean), below 170 \(inked), below 40 \(solid)")
+        #expect(mean > 60, "lifted to a hatching: \(mean)")
+        #expect(inked < 0.95, "light between the strokes: \(inked)")
+        #expect(solid < 0.3, "not a solid smear: \(solid)")
+        #expect(try black.deviation() > 20)
     }
 
     @Test func flatAreasShowPaperGrain() throws {
@@ -54,9 +68,25 @@ import Vips
         let shadow = try FilterBench.render("pencil", FilterBench.flat(60, size: 160), ["grain": "0"]).extractBands(0)
         let deviation = try shadow.deviation()
         #expect(deviation > 20, "deviation \(deviation)")
-        // Light tones stay smudged graphite, smooth.
+        // The lights are paper, untouched.
         let light = try FilterBench.render("pencil", FilterBench.flat(200, size: 160), ["grain": "0"]).extractBands(0)
         #expect(try light.deviation() < 1)
+    }
+
+    @Test func aSmallFaceGetsBoldStrokesNotABlur() throws {
+        // A face a third of the size, drawn as the compositor draws it: on a copy enlarged 3x,
+        // told that a photo pixel is 3 of its pixels, then reduced back.
+        let small = try crop.resize(scale: 1.0 / 3)
+        let copy = try small.resize(scale: 3)
+        let settings = try FilterRegistry.standard.settings(for: "pencil", assignments: [:])
+        let drawn = try pencil.apply(to: copy, settings: settings, context: FilterContext(faceSize: 200, seed: 7, photoPixel: 3))
+        let out = try drawn.resize(scale: Double(small.width) / Double(copy.width)).extractBands(0)
+        // Strokes that survive the reduction: dark lines on light paper, not one grey.
+        let dark = try FilterBench.fractionBelow(110, in: out), inked = try FilterBench.fractionBelow(225, in: out)
+        let contrast = try out.deviation()
+        #expect(dark > 0.03, "dark strokes: \(dark)")
+        #expect(inked < 0.9, "paper: \(inked)")
+        #expect(contrast > 35, "contrast \(contrast)")
     }
 
     @Test func darknessParameterDarkens() throws {
