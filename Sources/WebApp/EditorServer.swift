@@ -14,6 +14,7 @@ public struct EditorServer: Sendable {
     /// The addresses actually listened on.
     public let hosts: [String]
     private let routes: APIRoutes
+    private let clipRoutes: ClipRoutes
     private let log: @Sendable (String) -> Void
 
     /// Everything is checked here, before anything listens: the web app's files, the output
@@ -29,6 +30,7 @@ public struct EditorServer: Sendable {
         routes = APIRoutes(settings: settings, library: try PhotoLibrary(settings: settings),
                            workspaces: Workspaces(settings: settings, detector: detector), site: site,
                            guardian: guardian, log: log)
+        clipRoutes = ClipRoutes(api: routes, clips: ClipWorkspaces(settings: settings, detector: detector, log: log))
     }
 
     /// The address to open: the first host, with the token.
@@ -43,6 +45,7 @@ public struct EditorServer: Sendable {
         let router = Router(context: BasicRequestContext.self)
         router.add(middleware: routes.guardian)
         routes.register(on: router)
+        clipRoutes.register(on: router)
         let responder = router.buildResponder()
         var quiet = Logger(label: "sketchease.serve")
         quiet.logLevel = .error
