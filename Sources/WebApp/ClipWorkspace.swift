@@ -214,6 +214,12 @@ final class ClipWorkspace: @unchecked Sendable {
                 log("exported \(output)")
             } catch {
                 try? FileManager.default.removeItem(atPath: partial)
+                // Stopped before a frame was written: the writer found nothing to finish.
+                if request.isRequested {
+                    self.export.withLock { $0.status = "cancelled"; $0.remaining = nil }
+                    log("export of \(output) cancelled; nothing written")
+                    return
+                }
                 let message = APIError(error).message
                 self.export.withLock { $0.status = "failed"; $0.error = message }
                 log("export of \(output) failed: \(message)")

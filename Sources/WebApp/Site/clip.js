@@ -116,18 +116,32 @@ export class ClipEditor {
 
   renderBoxes() { this.stage.show(this.frameState(), this.app.selected); }
 
+  /** The tracks' sheet: a tile per track, its picture reloaded only when its style or box changed. */
   renderTracks() {
     const s = this.state;
-    $('tracks').replaceChildren(...s.tracks.map((t) => el('li', {}, el('button', {
-      type: 'button', class: 'track', dataset: { id: t.id },
-      'aria-pressed': this.app.selected.includes(t.id) ? 'true' : 'false',
-      'aria-label': `Track ${t.id}, ${t.label || 'no style'}`,
-      title: `Track ${t.id}: frames ${t.first ?? '?'}–${t.last ?? '?'}${t.label ? ` · ${t.label}` : ''}`,
-      onclick: (e) => this.selectTrack(t.id, e.shiftKey || e.ctrlKey || e.metaKey, true),
-    },
-    el('img', { src: api.url('/api/clip/track', { clip: s.clip, track: t.id, side: 200, rev: s.revision }), alt: '', draggable: 'false' }),
-    el('span', { class: 'number' }, String(t.id)),
-    el('span', { class: 'label' }, t.label || 'as filmed')))));
+    const list = $('tracks');
+    const old = new Map([...list.querySelectorAll('.track')].map((b) => [Number(b.dataset.id), b.closest('li')]));
+    list.replaceChildren(...s.tracks.map((t) => {
+      const key = JSON.stringify([s.clip, t.style, t.box]);
+      let item = old.get(t.id);
+      if (!item) {
+        item = el('li', {}, el('button', {
+          type: 'button', class: 'track', dataset: { id: t.id },
+          onclick: (e) => this.selectTrack(t.id, e.shiftKey || e.ctrlKey || e.metaKey, true),
+        }, el('img', { alt: '', draggable: 'false' }), el('span', { class: 'number' }, String(t.id)), el('span', { class: 'label' })));
+      }
+      const button = item.querySelector('.track');
+      button.setAttribute('aria-pressed', this.app.selected.includes(t.id) ? 'true' : 'false');
+      button.setAttribute('aria-label', `Track ${t.id}, ${t.label || 'no style'}`);
+      button.title = `Track ${t.id}: frames ${t.first ?? '?'}–${t.last ?? '?'}${t.label ? ` · ${t.label}` : ''}`;
+      button.querySelector('.label').textContent = t.label || 'as filmed';
+      const img = button.querySelector('img');
+      if (img.dataset.key !== key) {
+        img.dataset.key = key;
+        img.src = api.url('/api/clip/track', { clip: s.clip, track: t.id, side: 200, rev: s.revision });
+      }
+      return item;
+    }));
   }
 
   tracks() { return this.state.tracks.filter((t) => this.app.selected.includes(t.id)); }
