@@ -139,6 +139,16 @@ import Vips
         let applied = try CLIRunner.run(["apply", out + "/.sketchease/walk.sketchease.json", "--out", again])
         #expect(applied.status == 0, "\(applied.stderr)")
         #expect(FileManager.default.contents(atPath: again + "/walk.mp4") == FileManager.default.contents(atPath: exported))
+
+        // One session file: the prompt resumes the page's edits, and its own show in the page.
+        let prompt = try CLIRunner.run(["edit", folder + "/walk.mp4", "--out", out], stdin: "list\nset \(id) ink\nquit!\n")
+        #expect(prompt.status == 0, "\(prompt.stderr)")
+        #expect(prompt.stdout.contains("resumed from"), "\(prompt.stdout)")
+        #expect(prompt.stdout.contains("pencil"), "\(prompt.stdout)")
+        let reopened = ServerProcess.object(try server.post("/api/clip/open", json: ["clip": clip]))
+        let mine = (reopened["tracks"] as? [[String: Any]] ?? []).first { $0["id"] as? Int == id }
+        #expect((mine?["style"] as? [String: Any])?["filter"] as? String == "ink", "\(mine ?? [:])")
+        #expect(reopened["canUndo"] as? Bool == true && (reopened["undo"] as? String)?.contains("ink") == true, "\(reopened["undo"] ?? "")")
     }
 
     @Test func badClipsAreOneLineNamingTheFileAndWhy() throws {

@@ -239,14 +239,17 @@ export class ClipEditor {
     $('play').querySelector('span').textContent = 'Pause';
     const startTime = this.state.times[this.frame] ?? 0;
     const startClock = performance.now();
+    let ended = false;
     while (this.playing && this.state) {
       const due = startTime + (performance.now() - startClock) / 1000;
       const n = this.frameAt(due);
-      if (n === null) break;
+      if (n === null) { ended = true; break; }
       await this.seek(n, performance.now(), 'play');
       await new Promise((r) => requestAnimationFrame(r));
     }
     this.pause();
+    // Played to the end: it stops on the last frame, even when frames were skipped to keep pace.
+    if (ended && this.frame !== this.state.frameCount - 1) await this.seek(this.state.frameCount - 1, performance.now(), 'play');
   }
 
   pause() {
