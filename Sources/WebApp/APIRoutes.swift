@@ -227,6 +227,8 @@ struct APIRoutes: Sendable {
         var uploads: String
         var uploadLimit: Int
         var pixelLimit: Int
+        /// Opened with `serve --live`: the page starts in Live.
+        var live: Bool
     }
 
     private func libraryListing() -> Listing {
@@ -239,7 +241,7 @@ struct APIRoutes: Sendable {
         return Listing(photos: entries.map(summary), problems: problems.map(\.description) + clipProblems,
                        filters: registry.filters.map(FilterDescription.init), defaultStyle: settings.defaultStyle,
                        output: settings.outputFolder, uploads: settings.uploadFolder,
-                       uploadLimit: settings.uploadLimit, pixelLimit: settings.pixelLimit)
+                       uploadLimit: settings.uploadLimit, pixelLimit: settings.pixelLimit, live: settings.live)
     }
 
     private func summary(_ entry: PhotoLibrary.Entry) -> PhotoSummary {

@@ -15,6 +15,7 @@ public struct EditorServer: Sendable {
     public let hosts: [String]
     private let routes: APIRoutes
     private let clipRoutes: ClipRoutes
+    private let liveRoutes: LiveRoutes
     private let log: @Sendable (String) -> Void
 
     /// Everything is checked here, before anything listens: the web app's files, the output
@@ -31,13 +32,14 @@ public struct EditorServer: Sendable {
                            workspaces: Workspaces(settings: settings, detector: detector), site: site,
                            guardian: guardian, log: log)
         clipRoutes = ClipRoutes(api: routes, clips: ClipWorkspaces(settings: settings, detector: detector, log: log))
+        liveRoutes = LiveRoutes(api: routes, sessions: LiveSessions(settings: settings, detector: detector))
     }
 
     /// The address to open: the first host, with the token.
     public var url: String {
         let host = hosts.first ?? "127.0.0.1"
         let shown = host.contains(":") ? "[\(host)]" : host
-        return "http://\(shown):\(port)/?token=\(settings.token)"
+        return "http://\(shown):\(port)/?token=\(settings.token)" + (settings.live ? "#live" : "")
     }
 
     /// Listens until SIGINT or SIGTERM; `ready` runs once every address is listening.
@@ -46,6 +48,7 @@ public struct EditorServer: Sendable {
         router.add(middleware: routes.guardian)
         routes.register(on: router)
         clipRoutes.register(on: router)
+        liveRoutes.register(on: router)
         let responder = router.buildResponder()
         var quiet = Logger(label: "sketchease.serve")
         quiet.logLevel = .error

@@ -40,6 +40,9 @@ struct ServeCommand: ParsableCommand {
     @Flag(help: "Also open the page in the default browser (xdg-open).")
     var open = false
 
+    @Flag(help: "Open the page straight into Live: the camera, every face drawn in its style as it films (tap a face to pick another).")
+    var live = false
+
     @Option(help: ArgumentHelp("Refuse uploads larger than this many megabytes.", valueName: "MB"))
     var maxUpload: Int = ServeSettings.defaultUploadLimit / 1_000_000
 
@@ -57,10 +60,12 @@ struct ServeCommand: ParsableCommand {
         let missing = inputs.filter { !FileManager.default.fileExists(atPath: $0) }
         for path in missing { Terminal.error("\(path): no such file or folder") }
         guard missing.count < inputs.count else { throw ExitCode.failure }
-        let settings = ServeSettings(
+        var options = ServeSettings(
             inputs: inputs, outputFolder: out, hosts: hosts.isEmpty ? ServeSettings.loopback : hosts, port: port,
             detection: detection.options, render: try style.renderOptions(), export: export.options(overwrite: true),
             pixelLimit: limits.maxPixels, uploadLimit: maxUpload * 1_000_000, defaultStyle: try style.style())
+        options.live = live
+        let settings = options
         let server: EditorServer
         do {
             server = try EditorServer(settings: settings, detector: try detection.openDetector()) { Terminal.printErr("serve: " + $0) }

@@ -7,6 +7,7 @@ import { Panel } from './panel.js';
 import { Strip } from './strip.js';
 import { Camera } from './camera.js';
 import { ClipEditor } from './clip.js';
+import { Live } from './live.js';
 
 const app = {
   /** 'photo' or 'clip': what the stage, panel and buttons work on. */
@@ -48,6 +49,7 @@ const panel = new Panel({
 
 const strip = new Strip({ open: (id) => openEntry(id), upload: (files) => uploadFiles(files) });
 const camera = new Camera({ captured: (file) => uploadFiles([file]), failed: (message) => toast(message, { error: true }) });
+const live = new Live(app);
 const clips = new ClipEditor(app, { stage, panel, strip, busy: (on, text) => busy(on, text), setButton: (id, on, title) => setButton(id, on, title) });
 
 /** Opens a photo or a clip from the strip. */
@@ -67,8 +69,11 @@ async function start() {
     return;
   }
   panel.setFilters(app.library.filters);
+  live.setFilters(app.library.filters);
+  if (app.library.live || location.hash === '#live') live.open();
   strip.show(app.library.photos);
   for (const problem of app.library.problems) toast(problem, { error: true });
+  if (app.library.live || location.hash === '#live') return;
   const wanted = decodeURIComponent(location.hash.replace(/^#(photo|clip)=/, ''));
   const first = app.library.photos.find((p) => p.id === wanted) || app.library.photos.find((p) => p.kind !== 'clip') || app.library.photos[0];
   if (first) openEntry(first.id);

@@ -1,0 +1,62 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import SketchEase
+
+/// Live, under /api/live/: the page's camera frames in, each back with every face drawn in
+/// its style (`LiveSession`); a face's style chosen by tapping it.
+struct LiveRoutes: Sendable {
+    let api: APIRoutes
+    let sessions: LiveSessions
+
+    struct StyleRequest: Decodable { var session: String; var track: Int; var style: FaceStyle? }
+
+    func register(on router: Router<BasicRequestContext>) {
+        // Body: RGBA pixels; ?session=…&w=…&h=…&t=seconds. Answer: the styled frame (JPEG) with
+        // its number and faces in headers, or 204 while the tracker still holds it.
+        router.post("/api/live/frame") { request, _ in
+            try await api.answer(request) {
+                let query = request.uri.queryParameters
+                let session = try sessions.session(query["session"].map(String.init) ?? "")
+                guard let width = query["w"].flatMap({ Int($0) }), let height = query["h"].flatMap({ Int($0) }),
+                      let time = query["t"].flatMap({ Double($0) }), time.isFinite else {
+                    throw APIError(status: .badRequest, message: "expected ?session=…&w=…&h=…&t=…")
+                }
+                guard width > 0, height > 0, width * height <= LiveSession.pixelLimit else {
+                    throw APIError(status: .contentTooLarge, message: "a live frame is at most \(LiveSession.pixelLimit) pixels (got \(width)×\(height))")
+                }
+                var request = request
+                let body: ByteBuffer
+                do { body = try await request.collectBody(upTo: width * height * 4) } catch {
+                    throw APIError(status: .contentTooLarge, message: "a \(width)×\(height) frame is \(width * height * 4) bytes of RGBA")
+                }
+                let pixels = Array(body.readableBytesView)
+                guard let output = try await Background.run({ try session.take(rgba: pixels, width: width, height: height, time: time) }) else {
+                    return Response(status: .noContent)
+                }
+                var headers = HTTPFields()
+                headers[.contentType] = "image/jpeg"
+                headers[HTTPField.Name("X-SketchEase-Frame")!] = String(output.frame)
+                let faces = try JSONEncoder().encode(output.faces)
+                headers[HTTPField.Name("X-SketchEase-Faces")!] = String(decoding: faces, as: UTF8.self)
+                return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: output.jpeg)))
+            }
+        }
+        router.post("/api/live/style") { request, _ in
+            try await api.answer(request) {
+                let body = try await api.decode(StyleRequest.self, request)
+                if let style = body.style, let (parameter, _) = Workspace.files(namedBy: style).first {
+                    throw APIError(status: .forbidden, message: "'\(parameter)' names a file: not in the browser")
+                }
+                let session = try sessions.session(body.session)
+                session.setStyle(body.style, forTrack: body.track)
+                return try api.json(session.state)
+            }
+        }
+        router.get("/api/live/state") { request, _ in
+            try await api.answer(request) {
+                try api.json(try sessions.session(request.uri.queryParameters["session"].map(String.init) ?? "").state)
+            }
+        }
+    }
+}

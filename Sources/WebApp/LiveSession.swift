@@ -1,0 +1,184 @@
+import FFmpeg
+import Foundation
+import SketchEase
+import Synchronization
+import Video
+
+/// One page's live camera: frames arrive one at a time (the page sends the next when the last
+/// came back, so none queue), faces are found and followed with the clip path's `FaceTracker`
+/// (ids stable from frame to frame), and each frame goes back with every face drawn in its
+/// track's style (the default one until a face is tapped and given another).
+///
+/// The tracker holds a few frames back to smooth its boxes (`FaceTracker.lag`: with a
+/// detection on every frame and no fade, 3). Live cannot wait for them: the frame just taken
+/// is sent back at once, its faces where the detector found them on it, each known by the id
+/// of the track the tracker follows it in (`current`).
+final class LiveSession: @unchecked Sendable {
+    let id: String
+    private let lock = NSLock()
+    private var tracker: FaceTracker?
+    private var size = (width: 0, height: 0)
+    private var next = 0
+    /// The faces on the last frame the tracker finished, with their track ids.
+    private var followed: [TrackedFace] = []
+    private var styles: [Int: FaceStyle?] = [:]
+    private var lastFaces: [TrackedFace] = []
+    private(set) var framesIn = 0
+    private(set) var framesOut = 0
+    private(set) var dropped = 0
+    let defaultStyle: FaceStyle
+    let render: RenderOptions
+    let detection: DetectionOptions
+    private let detector: OpenCVFaceDetector
+    private let detectorLock: NSLock
+    var lastUsed = Date()
+
+    /// Followed with a detection on every frame and no fade, so that few frames are held back.
+    static let tracking = TrackerSettings(maxMiss: 0.5, fade: 0, detectEvery: 1)
+    /// Frames larger than this many pixels are refused (a 1080p camera is the most a page sends).
+    static let pixelLimit = 1920 * 1080
+
+    init(id: String, settings: ServeSettings, detector: OpenCVFaceDetector, detectorLock: NSLock) {
+        self.id = id
+        defaultStyle = settings.defaultStyle
+        render = settings.render
+        detection = settings.detection
+        self.detector = detector
+        self.detectorLock = detectorLock
+    }
+
+    /// What the page shows next: the styled frame as JPEG, its number, and its faces (frame
+    /// pixels).
+    struct Output: Sendable {
+        var jpeg: [UInt8]
+        var frame: Int
+        var faces: [Face]
+    }
+
+    struct Face: Codable, Sendable {
+        var id: Int
+        var box: [Double]
+        var style: String?
+    }
+
+    /// Takes frame `rgba` (the page's canvas pixels, `width`×`height`, at `time` seconds).
+    /// A frame arriving while the one before is still being drawn is dropped (`busy`).
+    func take(rgba: [UInt8], width: Int, height: Int, time: Double) throws -> Output? {
+        guard lock.try() else {
+            dropped += 1
+            throw APIError(status: .tooManyRequests, message: "busy with the frame before: this one was dropped")
+        }
+        defer { lock.unlock() }
+        lastUsed = Date()
+        guard width > 0, height > 0, width * height <= Self.pixelLimit, rgba.count == width * height * 4 else {
+            throw APIError(status: .badRequest, message: "a live frame must be RGBA pixels, at most \(Self.pixelLimit) of them (\(width)×\(height) gives \(width * height * 4) bytes, got \(rgba.count))")
+        }
+        if tracker == nil || size != (width, height) {
+            // A new camera or size: following starts over.
+            tracker = FaceTracker(settings: Self.tracking, frameRate: 15, frameWidth: width, frameHeight: height)
+            size = (width, height)
+            next = 0
+            followed = []
+        }
+        let image = try VipsImage.fromPixels(rgba, width: width, height: height, bands: 4).extractBands(0, count: 3).inMemory()
+        let grey = try Self.grey(image)
+        var coarse = detection
+        coarse.minFace = 0
+        let found = try detectorLock.withLock { try detector.detect(in: image, options: coarse) }
+        let n = next
+        next += 1
+        framesIn += 1
+        let done = tracker!.add(frame: n, time: time, detections: found, grey: grey)
+        if let last = done.last { followed = last.faces.filter { $0.opacity > 0 } }
+        let faces = Self.current(found, followed: followed)
+        lastFaces = faces
+        framesOut += 1
+        let styled = faces.compactMap { face -> StyledFace? in
+            guard let style = style(forTrack: face.id) else { return nil }
+            return StyledFace(box: face.box, style: style, landmarks: face.landmarks, seed: FrameStyler.seed(forTrack: face.id))
+        }
+        let drawn = styled.isEmpty ? image : try FaceCompositor(options: render).render(image, faces: styled)
+        return Output(jpeg: try drawn.encoded(as: ".jpg[Q=80,strip]"), frame: n,
+                      faces: faces.map { Face(id: $0.id, box: $0.box.array, style: style(forTrack: $0.id)?.filterID) })
+    }
+
+    /// The faces on the frame just taken: where the detector found them on it, each with the
+    /// id of the track it belongs to (the tracker's, which it gives a few frames late, once it
+    /// has smoothed them); a face the detector missed this once stays where it was followed.
+    /// A face too new to have a track yet is drawn in the default style (id 0).
+    static func current(_ found: [DetectedFace], followed: [TrackedFace]) -> [TrackedFace] {
+        var out: [TrackedFace] = []
+        var taken = Set<Int>()
+        for face in found {
+            let best = followed.filter { !taken.contains($0.id) }.max { $0.box.iou(face.box) < $1.box.iou(face.box) }
+            if let best, best.box.iou(face.box) >= 0.2 {
+                taken.insert(best.id)
+                out.append(TrackedFace(id: best.id, box: face.box, landmarks: face.landmarks, score: face.score ?? 1, detected: true))
+            } else {
+                out.append(TrackedFace(id: 0, box: face.box, landmarks: face.landmarks, score: face.score ?? 1, detected: true))
+            }
+        }
+        out += followed.filter { !taken.contains($0.id) && $0.opacity >= 1 }
+        return out
+    }
+
+    private func style(forTrack id: Int) -> FaceStyle? {
+        if let chosen = styles[id] { return chosen }
+        return defaultStyle
+    }
+
+    /// A face's style from now on (nil: left as filmed).
+    func setStyle(_ style: FaceStyle?, forTrack id: Int) {
+        lock.withLock { styles[id] = .some(style) }
+    }
+
+    struct State: Encodable {
+        var session: String
+        var framesIn: Int
+        var framesOut: Int
+        var dropped: Int
+        var faces: [Face]
+    }
+
+    var state: State {
+        lock.withLock {
+            State(session: id, framesIn: framesIn, framesOut: framesOut, dropped: dropped,
+                  faces: lastFaces.map { Face(id: $0.id, box: $0.box.array, style: style(forTrack: $0.id)?.filterID) })
+        }
+    }
+
+    /// The frame's grey copy, at most `ClipRenderer.motionSide`-like 480 pixels long, for motion.
+    static func grey(_ image: VipsImage) throws -> GreyPlane {
+        let scale = min(1, 480 / Double(max(image.width, image.height)))
+        var small = scale < 1 ? try image.resize(scale: scale) : image
+        small = try small.colourspace("b-w").extractBands(0, count: 1).cast("uchar")
+        return GreyPlane(pixels: try small.pixels(), width: small.width, height: small.height, scale: Double(small.width) / Double(image.width))
+    }
+}
+
+/// The live sessions of the pages open, by the id each page makes for itself; the few used
+/// last are kept.
+final class LiveSessions: Sendable {
+    private let table = Mutex<[String: LiveSession]>([:])
+    let settings: ServeSettings
+    let detector: OpenCVFaceDetector
+    let detectorLock = NSLock()
+    static let capacity = 4
+
+    init(settings: ServeSettings, detector: OpenCVFaceDetector) {
+        self.settings = settings; self.detector = detector
+    }
+
+    func session(_ id: String) throws -> LiveSession {
+        guard !id.isEmpty, id.count <= 64, id.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }) else {
+            throw APIError(status: .badRequest, message: "expected ?session=… (letters, digits and dashes)")
+        }
+        return table.withLock { table in
+            if let found = table[id] { return found }
+            if table.count >= Self.capacity, let oldest = table.values.min(by: { $0.lastUsed < $1.lastUsed }) { table[oldest.id] = nil }
+            let made = LiveSession(id: id, settings: settings, detector: detector, detectorLock: detectorLock)
+            table[id] = made
+            return made
+        }
+    }
+}

@@ -1,0 +1,187 @@
+// Live: the camera (getUserMedia), each frame sent to the server and shown back with every
+// face drawn in its style, faces followed from frame to frame by the server's tracker. One
+// frame is on its way at a time: frames the camera makes meanwhile are never queued, only
+// the newest is sent next, so a slow machine shows fewer frames, never older ones. Tap a face,
+// then a style, to give that face another.
+import { $, el, toast } from './dom.js';
+
+const token = document.querySelector('meta[name="sketchease-token"]').content;
+
+export class Live {
+  constructor(app) {
+    this.app = app;
+    this.running = false;
+    this.stream = null;
+    this.session = crypto.randomUUID();
+    this.faces = [];
+    this.selected = null;
+    this.shown = [];
+    this.stats = { sent: 0, shown: 0, held: 0, dropped: 0, latencies: [] };
+    this.grab = document.createElement('canvas');
+    $('live-button').addEventListener('click', () => this.open());
+    $('live-close').addEventListener('click', () => this.close());
+    $('live-boxes').addEventListener('click', (e) => {
+      const face = e.target.closest('.live-face');
+      this.select(face ? Number(face.dataset.id) : null);
+    });
+    if (!navigator.mediaDevices?.getUserMedia) {
+      $('live-button').disabled = true;
+      $('live-button').title = 'The camera needs the page opened at localhost or 127.0.0.1 (or https)';
+    }
+    app.live = this;
+  }
+
+  setFilters(filters) {
+    const choices = [{ id: null, label: 'as filmed' }, ...filters.map((f) => ({ id: f.id, label: f.id }))];
+    $('live-styles').replaceChildren(...choices.map((c) => el('button', {
+      type: 'button', class: 'live-style', dataset: { filter: c.id ?? '' }, 'aria-pressed': 'false',
+      onclick: () => this.choose(c.id),
+    }, c.label)));
+  }
+
+  async open() {
+    if (this.running) return;
+    $('live').hidden = false;
+    document.body.classList.add('live-mode');
+    $('live-stats').textContent = 'Starting the camera…';
+    try {
+      this.stream = await navigator.mediaDevices.getUserMedia({ video: { width: { ideal: 640 }, height: { ideal: 480 } }, audio: false });
+    } catch (error) {
+      const why = error.name === 'NotAllowedError' ? 'the camera was not allowed' : error.name === 'NotFoundError' ? 'no camera was found' : error.message || error.name;
+      toast(`Cannot start Live: ${why}.`, { error: true });
+      this.close();
+      return;
+    }
+    const video = $('live-video');
+    video.srcObject = this.stream;
+    await video.play();
+    this.running = true;
+    this.accepted = 0;
+    this.sentAt = new Map();
+    this.loop();
+  }
+
+  close() {
+    this.running = false;
+    this.stream?.getTracks().forEach((t) => t.stop());
+    this.stream = null;
+    $('live-video').srcObject = null;
+    $('live').hidden = true;
+    document.body.classList.remove('live-mode');
+  }
+
+  /** Sends the newest camera frame, waits for its answer, shows it; again while running. */
+  async loop() {
+    const video = $('live-video');
+    const context = this.grab.getContext('2d', { willReadFrequently: true });
+    const started = performance.now();
+    let size = '';
+    while (this.running) {
+      if (!video.videoWidth) { await new Promise((r) => setTimeout(r, 30)); continue; }
+      const width = Math.min(640, video.videoWidth);
+      const height = Math.round((video.videoHeight * width) / video.videoWidth);
+      if (size !== `${width}x${height}`) { size = `${width}x${height}`; this.accepted = 0; this.sentAt.clear(); }
+      this.grab.width = width;
+      this.grab.height = height;
+      context.drawImage(video, 0, 0, width, height);
+      const pixels = context.getImageData(0, 0, width, height).data;
+      const sentAt = performance.now();
+      const query = new URLSearchParams({ session: this.session, w: width, h: height, t: ((sentAt - started) / 1000).toFixed(3) });
+      let response;
+      try {
+        response = await fetch(`/api/live/frame?${query}`, {
+          method: 'POST', credentials: 'same-origin',
+          headers: { 'Content-Type': 'application/octet-stream', 'X-SketchEase-Token': token }, body: pixels,
+        });
+      } catch (error) {
+        toast(`Live stopped: ${error.message}`, { error: true });
+        break;
+      }
+      this.stats.sent += 1;
+      if (response.status === 429) { this.stats.dropped += 1; continue; }
+      if (!response.ok && response.status !== 204) {
+        let message = `${response.status}`;
+        try { message = (await response.json()).error || message; } catch { /* not JSON */ }
+        toast(`Live stopped: ${message}`, { error: true });
+        break;
+      }
+      this.sentAt.set(this.accepted, sentAt);
+      this.accepted += 1;
+      if (response.status === 204) { this.stats.held += 1; continue; }
+      const frame = Number(response.headers.get('X-SketchEase-Frame'));
+      this.faces = JSON.parse(response.headers.get('X-SketchEase-Faces') || '[]');
+      const bitmap = await createImageBitmap(await response.blob());
+      this.draw(bitmap, width, height);
+      const now = performance.now();
+      const from = this.sentAt.get(frame);
+      for (const key of this.sentAt.keys()) if (key <= frame) this.sentAt.delete(key);
+      if (from !== undefined) {
+        this.stats.latencies.push(Math.round(now - from));
+        if (this.stats.latencies.length > 300) this.stats.latencies.shift();
+      }
+      this.stats.shown += 1;
+      this.shown.push(now);
+      while (this.shown.length && now - this.shown[0] > 2000) this.shown.shift();
+      this.renderStats();
+    }
+    if (this.running) this.close();
+  }
+
+  /** Frames shown per second over the last two seconds. */
+  get fps() {
+    if (this.shown.length < 2) return 0;
+    return (this.shown.length - 1) / ((this.shown[this.shown.length - 1] - this.shown[0]) / 1000);
+  }
+
+  renderStats() {
+    const last = this.stats.latencies[this.stats.latencies.length - 1];
+    const n = this.faces.length;
+    $('live-stats').textContent = `${this.fps.toFixed(1)} fps · ${last ?? '–'} ms camera to screen · ${n} face${n === 1 ? '' : 's'}`
+      + (this.stats.dropped ? ` · ${this.stats.dropped} dropped` : '');
+  }
+
+  draw(bitmap, width, height) {
+    const canvas = $('live-canvas');
+    if (canvas.width !== width || canvas.height !== height) { canvas.width = width; canvas.height = height; }
+    canvas.getContext('2d').drawImage(bitmap, 0, 0, width, height);
+    bitmap.close?.();
+    // The boxes are moved, not made again, so a face stays tappable while frames arrive.
+    const boxes = $('live-boxes');
+    const old = new Map([...boxes.querySelectorAll('.live-face')].map((b) => [Number(b.dataset.id), b]));
+    boxes.replaceChildren(...this.faces.filter((f) => f.id > 0).map((f) => {
+      const node = old.get(f.id) ?? el('button', { type: 'button', class: 'live-face', dataset: { id: f.id } }, el('span', { class: 'tag' }));
+      node.classList.toggle('selected', f.id === this.selected);
+      node.setAttribute('aria-label', `Face ${f.id}, ${f.style || 'as filmed'}`);
+      Object.assign(node.style, {
+        left: `${(f.box[0] / width) * 100}%`, top: `${(f.box[1] / height) * 100}%`,
+        width: `${(f.box[2] / width) * 100}%`, height: `${(f.box[3] / height) * 100}%`,
+      });
+      node.querySelector('.tag').replaceChildren(String(f.id), ...(f.style ? [el('small', {}, f.style)] : []));
+      return node;
+    }));
+  }
+
+  select(id) {
+    this.selected = id;
+    const face = this.faces.find((f) => f.id === id);
+    $('live-hint').textContent = id === null ? 'Tap a face to choose its style.' : `Face ${id}: choose a style.`;
+    for (const b of $('live-styles').querySelectorAll('.live-style')) {
+      b.setAttribute('aria-pressed', face && (b.dataset.filter || null) === (face.style ?? null) ? 'true' : 'false');
+    }
+    $('live-styles').hidden = id === null;
+    for (const b of $('live-boxes').querySelectorAll('.live-face')) b.classList.toggle('selected', Number(b.dataset.id) === id);
+  }
+
+  async choose(filter) {
+    if (this.selected === null) return;
+    const response = await fetch('/api/live/style', {
+      method: 'POST', credentials: 'same-origin',
+      headers: { 'Content-Type': 'application/json', 'X-SketchEase-Token': token },
+      body: JSON.stringify({ session: this.session, track: this.selected, style: filter ? { filter } : null }),
+    });
+    if (!response.ok) { toast((await response.json()).error || 'could not set the style', { error: true }); return; }
+    const state = await response.json();
+    this.faces = this.faces.map((f) => state.faces.find((g) => g.id === f.id) ?? f);
+    this.select(this.selected);
+  }
+}
