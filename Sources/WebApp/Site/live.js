@@ -29,6 +29,7 @@ export class Live {
       $('live-button').title = 'The camera needs the page opened at localhost or 127.0.0.1 (or https)';
     }
     app.live = this;
+    new ResizeObserver(() => { if (this.running) this.layout(); }).observe(document.querySelector('.live-stage'));
   }
 
   setFilters(filters) {
@@ -142,7 +143,7 @@ export class Live {
 
   draw(bitmap, width, height) {
     const canvas = $('live-canvas');
-    if (canvas.width !== width || canvas.height !== height) { canvas.width = width; canvas.height = height; }
+    if (canvas.width !== width || canvas.height !== height) { canvas.width = width; canvas.height = height; this.layout(); }
     canvas.getContext('2d').drawImage(bitmap, 0, 0, width, height);
     bitmap.close?.();
     // The boxes are moved, not made again, so a face stays tappable while frames arrive.
@@ -159,6 +160,19 @@ export class Live {
       node.querySelector('.tag').replaceChildren(String(f.id), ...(f.style ? [el('small', {}, f.style)] : []));
       return node;
     }));
+  }
+
+  /** Fits the picture (and the boxes over it) to the space there is, keeping its proportions. */
+  layout() {
+    const canvas = $('live-canvas');
+    const stage = document.querySelector('.live-stage');
+    const style = getComputedStyle(stage);
+    const width = stage.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    const height = stage.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom);
+    const scale = Math.min(width / canvas.width, height / canvas.height);
+    const frame = document.querySelector('.live-frame');
+    frame.style.width = `${Math.max(1, Math.floor(canvas.width * scale))}px`;
+    frame.style.height = `${Math.max(1, Math.floor(canvas.height * scale))}px`;
   }
 
   select(id) {

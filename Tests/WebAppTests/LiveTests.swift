@@ -1,0 +1,147 @@
+import Foundation
+import Testing
+import TestSupport
+import Vips
+
+/// Live: frames in, styled frames out, faces followed and styled per face; over HTTP as the
+/// page sends them, and in headless Chromium with a fake camera playing a Y4M made here from
+/// the example photos (`--use-file-for-fake-video-capture`).
+@Suite(.serialized) struct LiveTests {
+    /// examples/group.jpg at 640 pixels wide, letterboxed to 640×480: three faces.
+    static func groupFrame() throws -> VipsImage {
+        let group = try VipsImage.load(path: TestAssets.group).extractBands(0, count: 3)
+        let small = try group.resize(scale: 640 / Double(group.width))
+        let top = (480 - small.height) / 2
+        return try VipsImage.solid(width: 640, height: 480, pixel: [0, 0, 0]).inserting(small, x: 0, y: top).inMemory()
+    }
+
+    static func rgba(_ image: VipsImage) throws -> Data {
+        let rgb = try image.pixels()
+        var out = Data(capacity: rgb.count / 3 * 4)
+        for i in stride(from: 0, to: rgb.count, by: 3) { out.append(contentsOf: [rgb[i], rgb[i + 1], rgb[i + 2], 255]) }
+        return out
+    }
+
+    static func faces(_ response: RawHTTP.Response) -> [[String: Any]] {
+        guard let text = response.header("X-SketchEase-Faces") else { return [] }
+        return (try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]]) ?? []
+    }
+
+    func send(_ server: ServerProcess, _ body: Data, session: String, n: Int, width: Int = 640, height: Int = 480) throws -> RawHTTP.Response {
+        try RawHTTP.request("POST", port: server.port, path: "/api/live/frame?session=\(session)&w=\(width)&h=\(height)&t=\(Double(n) / 15)",
+                            headers: ["X-SketchEase-Token": server.token, "Content-Type": "application/octet-stream"], body: body)
+    }
+
+    @Test func framesComeBackWithEveryFaceStyledAndAFaceRestyledByItself() throws {
+        let folder = try TestAssets.temporaryFolder("live")
+        let out = try TestAssets.temporaryFolder("live-out")
+        let server = try ServerProcess([folder, "--out", out, "--live"])
+        defer { server.stop() }
+        #expect(server.url.hasSuffix("#live"), "serve --live prints the address of Live")
+        #expect(ServerProcess.object(try server.get("/api/library"))["live"] as? Bool == true)
+
+        let frame = try Self.groupFrame()
+        let body = try Self.rgba(frame)
+        var last: RawHTTP.Response?
+        for n in 0..<6 {
+            last = try send(server, body, session: "test-1", n: n)
+            #expect(last?.status == 200, "\(last?.text ?? "")")
+        }
+        // Three faces, followed (ids 1–3 once the tracker has confirmed them), in the default style.
+        let faces = Self.faces(last!)
+        #expect(faces.compactMap { $0["id"] as? Int }.sorted() == [1, 2, 3], "\(faces)")
+        #expect(faces.allSatisfy { $0["style"] as? String == "pencil" })
+
+        // Face 2 left as filmed, the others in pencil: only their boxes change.
+        let restyled = try server.post("/api/live/style", json: ["session": "test-1", "track": 2, "style": NSNull()])
+        #expect(restyled.status == 200, "\(restyled.text)")
+        let answer = try send(server, body, session: "test-1", n: 6)
+        let drawn = try ClipRouteTests.picture(answer)
+        let plain = try frame.pixels()
+        for face in Self.faces(answer) {
+            let b = (face["box"] as? [Any] ?? []).map { ClipRouteTests.number($0) }
+            let inner = (x: Int(b[0] + b[2] * 0.25), y: Int(b[1] + b[3] * 0.25), w: Int(b[2] * 0.5), h: Int(b[3] * 0.5))
+            let change = ClipRouteTests.difference(plain, drawn.pixels, width: 640, in: inner)
+            if face["id"] as? Int == 2 {
+                #expect(change < 9, "face 2 is left as filmed, JPEG noise aside (mean change \(change))")
+            } else {
+                #expect(change > 12, "face \(face["id"] ?? "?") is drawn in pencil (mean change \(change))")
+            }
+        }
+
+        // Bad frames: one line saying what is wrong.
+        let short = try send(server, Data(count: 100), session: "test-1", n: 7)
+        #expect(short.status == 400 && short.error?.contains("RGBA") == true, "\(short.text)")
+        let huge = try send(server, Data(count: 4), session: "test-1", n: 7, width: 10_000, height: 10_000)
+        #expect(huge.status == 413, "\(huge.text)")
+        let odd = try send(server, body, session: "../x", n: 7)
+        #expect(odd.status == 400, "\(odd.text)")
+    }
+
+    @Test(.enabled(if: WebDriver.isAvailable, "needs chromium and chromium-driver"))
+    func liveInChromiumFromAFakeCameraTapAFaceAndPickAStyle() throws {
+        let folder = try TestAssets.temporaryFolder("live-browser")
+        try FileManager.default.copyItem(atPath: TestAssets.graceHopper, toPath: folder + "/hopper.jpg")
+        let out = try TestAssets.temporaryFolder("live-browser-out")
+        // The fake camera: the group photo, still, 2 s at 15 fps (Chromium plays it in a loop).
+        let camera = try TestAssets.temporaryFolder("live-camera") + "/group.y4m"
+        try TestClips.ffmpeg(["-loop", "1", "-framerate", "15", "-i", TestAssets.group,
+                              "-vf", "scale=640:-2,pad=640:480:0:(oh-ih)/2,format=yuv420p", "-t", "2", camera])
+        let server = try ServerProcess([folder, "--out", out, "--live"])
+        defer { server.stop() }
+        let downloads = try TestAssets.temporaryFolder("live-downloads")
+        let browser = try WebDriver(downloads: downloads, arguments: ["--use-file-for-fake-video-capture=\(camera)"])
+        defer { browser.quit() }
+        let shots = BrowserTests.screenshots
+
+        // `serve --live` opens straight into Live: the camera's faces come back styled.
+        try browser.open(server.url)
+        try browser.wait("faces live", for: "return window.sketchease.live?.faces.filter(f => f.id > 0).length === 3 && window.sketchease.live.stats.shown >= 5", timeout: 120)
+        Thread.sleep(forTimeInterval: 3)
+        try browser.screenshot(to: shots + "/live.png")
+
+        // Tap face 2, pick ink: that face alone is drawn in ink.
+        try browser.script("document.querySelector(\".live-face[data-id='2']\").click()")
+        try browser.wait("the styles", for: "return !document.getElementById('live-styles').hidden")
+        try browser.click(".live-style[data-filter='ink']")
+        try browser.wait("ink on face 2", for: "return window.sketchease.live.faces.find(f => f.id === 2)?.style === 'ink'", timeout: 60)
+        let shownBefore = number(try browser.script("return window.sketchease.live.stats.shown"))
+        try browser.wait("frames after", for: "return window.sketchease.live.stats.shown >= \(Int(shownBefore) + 3)", timeout: 60)
+        try browser.screenshot(to: shots + "/live-ink.png")
+        #expect((try browser.script("return window.sketchease.live.faces.map(f => f.style)") as? [String])?.sorted() == ["ink", "pencil", "pencil"])
+
+        // In the page: the picture shown against the camera's own, inside each face.
+        let changes = try browser.script("""
+            const canvas = document.getElementById('live-canvas'), video = document.getElementById('live-video');
+            const raw = document.createElement('canvas'); raw.width = canvas.width; raw.height = canvas.height;
+            raw.getContext('2d').drawImage(video, 0, 0, raw.width, raw.height);
+            const a = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+            const b = raw.getContext('2d').getImageData(0, 0, raw.width, raw.height).data;
+            const mean = (x0, y0, w, h) => { let t = 0, n = 0;
+              for (let y = Math.round(y0); y < y0 + h; y++) for (let x = Math.round(x0); x < x0 + w; x++) {
+                const i = (y * canvas.width + x) * 4; for (let c = 0; c < 3; c++) { t += Math.abs(a[i + c] - b[i + c]); n++; } }
+              return t / n; };
+            const faces = window.sketchease.live.faces.filter(f => f.id > 0).map(f => mean(f.box[0] + f.box[2] / 4, f.box[1] + f.box[3] / 4, f.box[2] / 2, f.box[3] / 2));
+            return { faces, wall: mean(0, 0, canvas.width, 40) };
+            """) as? [String: Any] ?? [:]
+        let faceChanges = (changes["faces"] as? [Any] ?? []).map(number)
+        #expect(faceChanges.count == 3 && faceChanges.allSatisfy { $0 > 12 }, "every face drawn in a style: \(changes)")
+        #expect(number(changes["wall"] ?? -1) < 8, "the rest as filmed: \(changes)")
+
+        // Phone width.
+        try browser.resize(width: 390, height: 844)
+        Thread.sleep(forTimeInterval: 2)
+        try browser.screenshot(to: shots + "/live-phone.png")
+
+        let stats = try browser.script("const l = window.sketchease.live; return { fps: l.fps, stats: l.stats }") as? [String: Any] ?? [:]
+        try JSONSerialization.data(withJSONObject: ["live": "640×480, 3 faces (pencil, ink)", "stats": stats], options: [.prettyPrinted])
+            .write(to: URL(fileURLWithPath: shots + "/timings-live.json"))
+        let latencies = ((stats["stats"] as? [String: Any])?["latencies"] as? [Any] ?? []).map(number).sorted()
+        if !latencies.isEmpty {
+            print("live 640×480, 3 faces: \(String(format: "%.1f", number(stats["fps"] ?? 0))) fps shown, camera to screen median \(latencies[latencies.count / 2]) ms (n=\(latencies.count)); screenshots in \(shots)")
+        }
+        #expect(((stats["stats"] as? [String: Any])?["dropped"] as? Int ?? -1) >= 0)
+    }
+
+    func number(_ value: Any) -> Double { (value as? Double) ?? Double((value as? Int) ?? -1) }
+}
