@@ -53,6 +53,33 @@ struct LiveRoutes: Sendable {
                 return try api.json(session.state)
             }
         }
+        // Body: the page's recording (MediaRecorder's WebM or MP4). Answer: the MP4 written in OUT/.
+        router.post("/api/live/record") { request, _ in
+            try await api.answer(request) {
+                let limit = api.settings.uploadLimit
+                var request = request
+                let body: ByteBuffer
+                do { body = try await request.collectBody(upTo: limit) } catch {
+                    throw APIError(status: .contentTooLarge, message: "the recording is larger than \(limit / 1_000_000) MB (see --max-upload)")
+                }
+                let bytes = Array(body.readableBytesView)
+                let saved = try await Background.run { try LiveRecording.save(bytes, settings: api.settings) }
+                api.log("recorded \(saved.output)")
+                return try api.json(saved)
+            }
+        }
+        router.get("/api/live/download") { request, _ in
+            try await api.answer(request) {
+                let name = request.uri.queryParameters["name"].map(String.init) ?? ""
+                guard LiveRecording.isRecordingName(name) else { throw APIError(status: .badRequest, message: "not a recording's name") }
+                let path = (api.settings.outputFolder as NSString).appendingPathComponent(name)
+                guard let data = FileManager.default.contents(atPath: path) else { throw APIError(status: .notFound, message: "no recording \(name)") }
+                var headers = HTTPFields()
+                headers[.contentType] = "video/mp4"
+                headers[.contentDisposition] = "attachment; filename=\"\(name)\""
+                return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+            }
+        }
         router.get("/api/live/state") { request, _ in
             try await api.answer(request) {
                 try api.json(try sessions.session(request.uri.queryParameters["session"].map(String.init) ?? "").state)

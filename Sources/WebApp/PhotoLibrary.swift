@@ -45,8 +45,10 @@ final class PhotoLibrary: Sendable {
                                                 outputFolders: [settings.outputFolder],
                                                 outputSuffix: settings.export.format.fileExtension)
         let clips = ClipFiles.collect(settings.inputs + [settings.uploadFolder], recursive: true, outputFolder: settings.outputFolder)
-        let problems = collection.problems
-        let entries = (collection.files + clips.files).compactMap { file -> Entry? in
+        let problems = collection.problems + clips.problems.filter { p in !collection.problems.contains { $0.path == p.path } }
+        // A file named on the command line is in both collections: a clip by its name, else a photo.
+        let files = collection.files.filter { !ClipFiles.isClip($0.path) } + clips.files.filter { ClipFiles.isClip($0.path) }
+        let entries = files.compactMap { file -> Entry? in
             // A symlink out of a served folder has no id, so it is never listed or opened.
             access.id(forResolved: FolderAccess.resolved(file.path)).map { Entry(id: $0, file: file) }
         }

@@ -79,7 +79,7 @@ import Vips
     }
 
     @Test(.enabled(if: WebDriver.isAvailable, "needs chromium and chromium-driver"))
-    func liveInChromiumFromAFakeCameraTapAFaceAndPickAStyle() throws {
+    func liveInChromiumFromAFakeCameraTapAFacePickAStyleAndRecord() throws {
         let folder = try TestAssets.temporaryFolder("live-browser")
         try FileManager.default.copyItem(atPath: TestAssets.graceHopper, toPath: folder + "/hopper.jpg")
         let out = try TestAssets.temporaryFolder("live-browser-out")
@@ -127,6 +127,26 @@ import Vips
         let faceChanges = (changes["faces"] as? [Any] ?? []).map(number)
         #expect(faceChanges.count == 3 && faceChanges.allSatisfy { $0 > 12 }, "every face drawn in a style: \(changes)")
         #expect(number(changes["wall"] ?? -1) < 8, "the rest as filmed: \(changes)")
+
+        // Record 3 s with the (fake) microphone: OUT/live-….mp4 with sound, as long as recorded.
+        try browser.click("#live-record")
+        try browser.wait("recording", for: "return document.getElementById('live-record').getAttribute('aria-pressed') === 'true'")
+        Thread.sleep(forTimeInterval: 3)
+        try browser.click("#live-record")
+        let saved = try browser.wait("the recording", for: "return window.sketchease.recording ?? null", timeout: 120) as? [String: Any] ?? [:]
+        let name = saved["name"] as? String ?? ""
+        #expect(name.hasPrefix("live-") && name.hasSuffix(".mp4"), "\(saved)")
+        let recording = out + "/" + name
+        // The sound as the browser recorded it (Opus, which MP4 holds), the pictures as H.264: as `video` writes a clip.
+        let streams = try TestClips.ffprobe(["-show_entries", "stream=codec_type,codec_name", "-of", "csv=p=0", recording])
+        #expect(streams.split(separator: "\n").map { $0.split(separator: ",").last.map(String.init) ?? "" }.sorted() == ["audio", "video"], "\(streams)")
+        #expect(streams.contains("h264,video"), "\(streams)")
+        let length = Double(try TestClips.ffprobe(["-show_entries", "format=duration", "-of", "csv=p=0", recording])
+            .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        #expect(length > 2.5 && length < 4.5, "recorded about 3 s: \(length) s")
+        let times = try TestClips.frameSeconds(recording)
+        #expect(times.count >= 3 && zip(times, times.dropFirst()).allSatisfy { $0 < $1 }, "frames in order: \(times)")
+        try browser.wait("the download link", for: "return !document.getElementById('live-download').hidden")
 
         // Phone width.
         try browser.resize(width: 390, height: 844)

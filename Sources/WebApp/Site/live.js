@@ -20,6 +20,7 @@ export class Live {
     this.grab = document.createElement('canvas');
     $('live-button').addEventListener('click', () => this.open());
     $('live-close').addEventListener('click', () => this.close());
+    $('live-record').addEventListener('click', () => (this.recorder ? this.stopRecording() : this.record()));
     $('live-boxes').addEventListener('click', (e) => {
       const face = e.target.closest('.live-face');
       this.select(face ? Number(face.dataset.id) : null);
@@ -62,7 +63,8 @@ export class Live {
     this.loop();
   }
 
-  close() {
+  async close() {
+    if (this.recorder) await this.stopRecording();
     this.running = false;
     this.stream?.getTracks().forEach((t) => t.stop());
     this.stream = null;
@@ -126,6 +128,68 @@ export class Live {
       this.renderStats();
     }
     if (this.running) this.close();
+  }
+
+  // MARK: - Recording
+
+  /** Records the styled frames as shown, with the microphone's sound (without it, with a
+   * word, when there is none or it is not allowed). */
+  async record() {
+    if (!this.running || this.recorder) return;
+    const video = $('live-canvas').captureStream(15);
+    try {
+      this.microphone = await navigator.mediaDevices.getUserMedia({ audio: true, video: false });
+    } catch (error) {
+      this.microphone = null;
+      toast(`Recording without sound: ${error.name === 'NotAllowedError' ? 'the microphone was not allowed' : 'no microphone'}.`);
+    }
+    const stream = new MediaStream([...video.getVideoTracks(), ...(this.microphone?.getAudioTracks() ?? [])]);
+    const type = ['video/webm;codecs=vp8,opus', 'video/webm', 'video/mp4'].find((t) => MediaRecorder.isTypeSupported(t));
+    this.chunks = [];
+    this.recorder = new MediaRecorder(stream, type ? { mimeType: type } : {});
+    this.recorder.ondataavailable = (e) => { if (e.data.size) this.chunks.push(e.data); };
+    this.recorded = new Promise((resolve) => { this.recorder.onstop = resolve; });
+    this.recorder.start(500);
+    this.recordingSince = performance.now();
+    $('live-record').setAttribute('aria-pressed', 'true');
+    $('live-record').querySelector('span').textContent = 'Stop';
+    $('live-download').hidden = true;
+  }
+
+  /** Stops recording and sends it to the server, which writes OUT/live-<time>.mp4. */
+  async stopRecording() {
+    const recorder = this.recorder;
+    if (!recorder) return null;
+    recorder.stop();
+    await this.recorded;
+    this.recorder = null;
+    this.microphone?.getTracks().forEach((t) => t.stop());
+    this.microphone = null;
+    $('live-record').setAttribute('aria-pressed', 'false');
+    $('live-record').querySelector('span').textContent = 'Saving…';
+    $('live-record').disabled = true;
+    try {
+      const blob = new Blob(this.chunks, { type: recorder.mimeType || 'video/webm' });
+      const response = await fetch('/api/live/record', {
+        method: 'POST', credentials: 'same-origin',
+        headers: { 'Content-Type': blob.type, 'X-SketchEase-Token': token }, body: blob,
+      });
+      const answer = await response.json();
+      if (!response.ok) throw new Error(answer.error || `${response.status}`);
+      this.app.recording = answer;
+      const link = $('live-download');
+      link.href = `/api/live/download?name=${encodeURIComponent(answer.name)}`;
+      link.download = answer.name;
+      link.hidden = false;
+      toast(`Recorded ${answer.output} (${answer.duration?.toFixed(1) ?? '?'} s)`);
+      return answer;
+    } catch (error) {
+      toast(`Recording not saved: ${error.message}`, { error: true });
+      return null;
+    } finally {
+      $('live-record').disabled = false;
+      $('live-record').querySelector('span').textContent = 'Record';
+    }
   }
 
   /** Frames shown per second over the last two seconds. */
