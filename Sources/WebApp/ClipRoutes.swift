@@ -1,3 +1,4 @@
+import FFmpeg
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -21,8 +22,15 @@ struct ClipRoutes: Sendable {
         router.post("/api/clip/open") { request, _ in
             try await api.answer(request) {
                 let body = try await api.decode(ClipRequest.self, request)
-                let workspace = try await clips.workspace(for: try api.library.entry(body.clip))
-                return try api.json(workspace.state())
+                let entry = try api.library.entry(body.clip)
+                do {
+                    let workspace = try await clips.workspace(for: entry)
+                    return try api.json(workspace.state())
+                } catch let error as MediaError {
+                    // A clip that cannot be read: one line on the server too.
+                    api.log("cannot open \(error)")
+                    throw error
+                }
             }
         }
         // How far the pass over a clip being opened has got.

@@ -102,6 +102,33 @@ import Vips
         #expect(faceChange > 12, "the face is drawn in pencil (mean change \(faceChange))")
         #expect(wall < 3, "the wall is left as filmed (mean change \(wall))")
 
+        // A track moved on a frame moves on every frame; undo puts it back.
+        let moved = ServerProcess.object(try server.post("/api/clip/edit", json: ["clip": clip, "edit": ["kind": "move", "face": id, "dx": 20, "dy": -10]]))
+        let movedBoxes = moved["boxes"] as? [[[Double]]] ?? []
+        for n in [0, frame, 89] {
+            guard let a = boxes[n].first(where: { Int($0[0]) == id }), let b = movedBoxes[n].first(where: { Int($0[0]) == id }) else { continue }
+            #expect(abs(b[1] - a[1] - 20) < 0.2 && abs(b[2] - a[2] + 10) < 0.2, "frame \(n): \(a) → \(b)")
+        }
+        let resized = ServerProcess.object(try server.post("/api/clip/edit", json: ["clip": clip, "edit": ["kind": "resize", "face": id, "width": Self.number((track["box"] as? [Any])?[2]) * 1.5, "height": Self.number((track["box"] as? [Any])?[3]) * 1.5]]))
+        if let a = boxes[frame].first(where: { Int($0[0]) == id }), let b = (resized["boxes"] as? [[[Double]]])?[frame].first(where: { Int($0[0]) == id }) {
+            #expect(abs(b[3] / a[3] - 1.5) < 0.01, "resized by half on its frame: \(a) → \(b)")
+        }
+        #expect(try server.post("/api/clip/undo", json: ["clip": clip]).status == 200)
+        let undone = ServerProcess.object(try server.post("/api/clip/undo", json: ["clip": clip]))
+        #expect((undone["boxes"] as? [[[Double]]])?[frame] == boxes[frame], "undo twice: as tracked")
+        #expect((undone["redo"] as? String)?.contains("moved") == true, "\(undone["redo"] ?? "")")
+
+        // A box drawn on a frame for a face the tracker missed: a new track, followed from there.
+        let missed: [Double] = [280, 250, 60, 60]
+        let added = try server.post("/api/clip/add", json: ["clip": clip, "frame": 30, "box": missed])
+        #expect(added.status == 200, "\(added.text)")
+        let after = ServerProcess.object(added)["tracks"] as? [[String: Any]] ?? []
+        #expect(after.count == tracks.count + 1)
+        let known = Set(tracks.compactMap { $0["id"] as? Int })
+        let new = after.first { !known.contains($0["id"] as? Int ?? -1) }
+        #expect((new?["first"] as? Int ?? 99) <= 30 && (new?["last"] as? Int ?? -1) >= 30, "\(new ?? [:])")
+        #expect(try server.post("/api/clip/undo", json: ["clip": clip]).status == 200)
+
         // A frame past the end: one line saying so.
         let past = try server.get("/api/clip/frame?clip=\(clip)&frame=900")
         #expect(past.status == 400 && past.error?.contains("past the end") == true, "\(past.text)")
@@ -166,6 +193,8 @@ import Vips
         let opened = try server.post("/api/clip/open", json: ["clip": label + "/broken.mp4"])
         #expect(opened.status == 422, "\(opened.text)")
         #expect(opened.error?.hasSuffix("broken.mp4: not a video (unrecognised format)") == true, "\(opened.text)")
+        #expect(server.log(atLeast: 1).contains { $0.hasPrefix("serve: cannot open ") && $0.hasSuffix("broken.mp4: not a video (unrecognised format)") },
+                "one line on the server too: \(server.log)")
         #expect(try server.post("/api/clip/open", json: ["clip": "../etc/passwd.mp4"]).status >= 400)
 
         // Uploads: a clip is checked as one, a bad one refused with its name and reason.
