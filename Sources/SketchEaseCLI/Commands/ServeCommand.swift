@@ -6,7 +6,7 @@ import WebApp
 struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Edit photos in your browser: click a face, pick a style, drag its box.",
+        abstract: "Edit photos and clips in your browser, or style the camera live: click a face, pick a style.",
         discussion: """
             Serves a local web app for the photos in the given folders (walked recursively; \
             default: this folder) and prints its address, with a secret token that every \
@@ -15,9 +15,13 @@ struct ServeCommand: ParsableCommand {
             edits are saved as you go in OUT/.sketchease/<name>.sketchease.json, the same session \
             files as `sketchease edit`, so a photo can move between the two (photos in \
             sub-folders: `edit --recursive`). Uploaded photos and camera pictures are kept in \
-            OUT/uploads/. Stop it with Ctrl+C.
+            OUT/uploads/. Clips are listed beside the photos: opened, their tracks are styled \
+            as at `edit clip.mp4` (the same session), played and scrubbed, and exported to \
+            OUT/<name>.mp4 as `video` writes them. Live (or --live) styles the camera's faces \
+            as it films and records to OUT/live-<time>.mp4. Stop it with Ctrl+C.
               sketchease serve photos/ --out out/
               sketchease serve --open
+              sketchease serve --live
             """
     )
 
