@@ -439,6 +439,8 @@ function resizeSelected(factor) {
 document.addEventListener('keydown', (event) => {
   const mod = event.ctrlKey || event.metaKey;
   const key = event.key.toLowerCase();
+  // Live covers the editor: its keys do nothing to the photo or clip under it.
+  if (live.running || !$('live').hidden) { if (key === 'escape') live.close(); return; }
   if (mod && key === 'z') { event.preventDefault(); event.shiftKey ? redo() : undo(); return; }
   if (mod && key === 'y') { event.preventDefault(); redo(); return; }
   if (mod && key === 's') { event.preventDefault(); exportPhoto(); return; }
