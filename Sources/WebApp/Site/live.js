@@ -20,6 +20,7 @@ export class Live {
     this.grab = document.createElement('canvas');
     $('live-button').addEventListener('click', () => this.open());
     $('live-close').addEventListener('click', () => this.close());
+    $('live-switch').addEventListener('click', () => this.switchCamera());
     $('live-record').addEventListener('click', () => (this.recorder ? this.stopRecording() : this.record()));
     $('live-boxes').addEventListener('click', (e) => {
       const face = e.target.closest('.live-face');
@@ -47,7 +48,7 @@ export class Live {
     document.body.classList.add('live-mode');
     $('live-stats').textContent = 'Starting the camera…';
     try {
-      this.stream = await navigator.mediaDevices.getUserMedia({ video: { width: { ideal: 640 }, height: { ideal: 480 } }, audio: false });
+      this.stream = await this.camera();
     } catch (error) {
       const why = error.name === 'NotAllowedError' ? 'the camera was not allowed' : error.name === 'NotFoundError' ? 'no camera was found' : error.message || error.name;
       toast(`Cannot start Live: ${why}.`, { error: true });
@@ -57,10 +58,38 @@ export class Live {
     const video = $('live-video');
     video.srcObject = this.stream;
     await video.play();
+    const cameras = (await navigator.mediaDevices.enumerateDevices()).filter((d) => d.kind === 'videoinput');
+    $('live-switch').hidden = cameras.length < 2;
     this.running = true;
     this.accepted = 0;
     this.sentAt = new Map();
     this.loop();
+  }
+
+  /** The camera: the one chosen with Switch camera, else the default (the front one on a phone). */
+  camera() {
+    const video = { width: { ideal: 640 }, height: { ideal: 480 } };
+    if (this.deviceId) video.deviceId = { exact: this.deviceId };
+    else video.facingMode = 'user';
+    return navigator.mediaDevices.getUserMedia({ video, audio: false });
+  }
+
+  /** Front / back: the next camera there is. */
+  async switchCamera() {
+    const cameras = (await navigator.mediaDevices.enumerateDevices()).filter((d) => d.kind === 'videoinput');
+    if (cameras.length < 2) return;
+    const current = this.stream?.getVideoTracks()[0]?.getSettings().deviceId;
+    const index = cameras.findIndex((c) => c.deviceId === current);
+    this.deviceId = cameras[(index + 1) % cameras.length].deviceId;
+    try {
+      const stream = await this.camera();
+      this.stream?.getTracks().forEach((t) => t.stop());
+      this.stream = stream;
+      $('live-video').srcObject = stream;
+      await $('live-video').play();
+    } catch (error) {
+      toast(`Cannot switch camera: ${error.message || error.name}`, { error: true });
+    }
   }
 
   async close() {
