@@ -147,10 +147,16 @@ import Vips
         let times = try TestClips.frameSeconds(recording)
         #expect(times.count >= 3 && zip(times, times.dropFirst()).allSatisfy { $0 < $1 }, "frames in order: \(times)")
         try browser.wait("the download link", for: "return !document.getElementById('live-download').hidden")
+        let said = try browser.script("return document.getElementById('toast').textContent") as? String ?? ""
+        #expect(said.hasPrefix("Recorded \(name) ("), "\(said)")
+        let download = try server.get("/api/live/download?name=\(name)")
+        #expect(download.status == 200 && download.body == FileManager.default.contents(atPath: recording))
+        #expect(try server.get("/api/live/download?name=../uploads/x.mp4").status == 400)
 
         // Phone width.
         try browser.resize(width: 390, height: 844)
-        Thread.sleep(forTimeInterval: 2)
+        // Once the message about the recording has gone (it shows for 3.5 s).
+        Thread.sleep(forTimeInterval: 4)
         try browser.screenshot(to: shots + "/live-phone.png")
 
         let stats = try browser.script("const l = window.sketchease.live; return { fps: l.fps, stats: l.stats }") as? [String: Any] ?? [:]

@@ -210,7 +210,7 @@ export class Live {
       link.href = `/api/live/download?name=${encodeURIComponent(answer.name)}`;
       link.download = answer.name;
       link.hidden = false;
-      toast(`Recorded ${answer.output} (${answer.duration?.toFixed(1) ?? '?'} s)`);
+      toast(`Recorded ${answer.name} (${answer.duration?.toFixed(1) ?? '?'} s) in the output folder`);
       return answer;
     } catch (error) {
       toast(`Recording not saved: ${error.message}`, { error: true });
