@@ -259,8 +259,21 @@ final class FrameStore: Sendable {
 
     init(side: Int) {
         self.side = side
-        folder = (NSTemporaryDirectory() as NSString).appendingPathComponent("sketchease-frames-\(UUID().uuidString)")
+        folder = (NSTemporaryDirectory() as NSString).appendingPathComponent("\(Self.prefix)\(getpid())-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    }
+
+    static let prefix = "sketchease-frames-"
+
+    /// Removes the frame folders of servers that are no longer running (stopped without
+    /// closing their clips: Ctrl+C, a crash).
+    static func removeLeftovers() {
+        let temporary = NSTemporaryDirectory()
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: temporary)) ?? [] where name.hasPrefix(prefix) {
+            guard let pid = Int32(name.dropFirst(prefix.count).prefix { $0 != "-" }), pid != getpid(),
+                  kill(pid, 0) != 0, errno == ESRCH else { continue }
+            try? FileManager.default.removeItem(atPath: (temporary as NSString).appendingPathComponent(name))
+        }
     }
 
     deinit { try? FileManager.default.removeItem(atPath: folder) }

@@ -64,6 +64,7 @@ public struct EditorServer: Sendable {
         }
         let group = ServiceGroup(configuration: .init(services: apps, gracefulShutdownSignals: [.sigterm, .sigint], logger: quiet))
         Workspaces.warmUp()
+        FrameStore.removeLeftovers()
         try await group.run()
     }
 }

@@ -12,7 +12,8 @@ export class Live {
     this.app = app;
     this.running = false;
     this.stream = null;
-    this.session = crypto.randomUUID();
+    // crypto.randomUUID needs a secure context (not a --host address over plain http).
+    this.session = crypto.randomUUID?.() ?? `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
     this.faces = [];
     this.selected = null;
     this.shown = [];
