@@ -18,7 +18,7 @@ enum LiveRecording {
 
     /// A recording's name as the page may ask for it back: `live-<letters, digits, dashes>.mp4`.
     static func isRecordingName(_ name: String) -> Bool {
-        name.hasPrefix("live-") && name.hasSuffix(".mp4") && name.count <= 80
+        name.hasPrefix("live-") && (name.hasSuffix(".mp4") || name.hasSuffix(".png")) && name.count <= 80
             && name.dropLast(4).allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" }
     }
 
@@ -31,10 +31,7 @@ enum LiveRecording {
             throw APIError(status: .internalServerError, message: "cannot write to \(hidden)")
         }
         defer { try? FileManager.default.removeItem(atPath: received) }
-        let formatter = DateFormatter()
-        formatter.dateFormat = "yyyy-MM-dd-HHmmss"
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        let stem = "live-" + formatter.string(from: Date())
+        let stem = "live-" + LiveSession.stamp()
         let name = (PhotoLibrary.unusedPath(in: settings.outputFolder, for: stem + ".mp4") as NSString).lastPathComponent
         let output = (settings.outputFolder as NSString).appendingPathComponent(name)
         let options = ClipOptions(encoding: EncodingSettings(), styles: TrackStyles(others: nil), overwrite: false,

@@ -39,6 +39,7 @@ struct LiveRoutes: Sendable {
                 headers[HTTPField.Name("X-SketchEase-Frame")!] = String(output.frame)
                 let faces = try JSONEncoder().encode(output.faces)
                 headers[HTTPField.Name("X-SketchEase-Faces")!] = String(decoding: faces, as: UTF8.self)
+                headers[HTTPField.Name("X-SketchEase-Guidance")!] = String(decoding: try JSONEncoder().encode(output.guidance), as: UTF8.self)
                 return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: output.jpeg)))
             }
         }
@@ -68,6 +69,17 @@ struct LiveRoutes: Sendable {
                 return try api.json(saved)
             }
         }
+        // Take picture: the styled frame shown now, and its face report, in OUT/.
+        router.post("/api/live/still") { request, _ in
+            try await api.answer(request) {
+                struct Body: Decodable { var session: String }
+                let body = try await api.decode(Body.self, request)
+                let session = try sessions.session(body.session)
+                let still = try await Background.run { try session.takePicture(outputFolder: api.settings.outputFolder) }
+                api.log("took \(still.output)")
+                return try api.json(still)
+            }
+        }
         router.get("/api/live/download") { request, _ in
             try await api.answer(request) {
                 let name = request.uri.queryParameters["name"].map(String.init) ?? ""
@@ -75,7 +87,7 @@ struct LiveRoutes: Sendable {
                 let path = (api.settings.outputFolder as NSString).appendingPathComponent(name)
                 guard let data = FileManager.default.contents(atPath: path) else { throw APIError(status: .notFound, message: "no recording \(name)") }
                 var headers = HTTPFields()
-                headers[.contentType] = "video/mp4"
+                headers[.contentType] = name.hasSuffix(".png") ? "image/png" : "video/mp4"
                 headers[.contentDisposition] = "attachment; filename=\"\(name)\""
                 return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
             }

@@ -21,6 +21,12 @@ final class LiveSession: @unchecked Sendable {
     private var next = 0
     /// The faces on the last frame the tracker finished, with their track ids.
     private var followed: [TrackedFace] = []
+    /// The last frame as taken and as drawn, for Take picture.
+    private var lastFrame: (raw: VipsImage, drawn: VipsImage, faces: [TrackedFace])?
+    /// What the face report says about the faces now, as capture guidance, measured every
+    /// `guidanceEvery` frames.
+    private var guidance: [Guidance] = []
+    static let guidanceEvery = 4
     private var styles: [Int: FaceStyle?] = [:]
     private var lastFaces: [TrackedFace] = []
     private(set) var framesIn = 0
@@ -53,6 +59,7 @@ final class LiveSession: @unchecked Sendable {
         var jpeg: [UInt8]
         var frame: Int
         var faces: [Face]
+        var guidance: [Guidance]
     }
 
     struct Face: Codable, Sendable {
@@ -79,6 +86,7 @@ final class LiveSession: @unchecked Sendable {
             size = (width, height)
             next = 0
             followed = []
+            guidance = []
         }
         let image = try VipsImage.fromPixels(rgba, width: width, height: height, bands: 4).extractBands(0, count: 3).inMemory()
         let grey = try Self.grey(image)
@@ -97,9 +105,76 @@ final class LiveSession: @unchecked Sendable {
             guard let style = style(forTrack: face.id) else { return nil }
             return StyledFace(box: face.box, style: style, landmarks: face.landmarks, seed: FrameStyler.seed(forTrack: face.id))
         }
-        let drawn = styled.isEmpty ? image : try FaceCompositor(options: render).render(image, faces: styled)
+        let drawn = styled.isEmpty ? image : try FaceCompositor(options: render).render(image, faces: styled).inMemory()
+        lastFrame = (image, drawn, faces)
+        if n % Self.guidanceEvery == 0 { guidance = try Self.guidance(for: faces, on: image) }
         return Output(jpeg: try drawn.encoded(as: ".jpg[Q=80,strip]"), frame: n,
-                      faces: faces.map { Face(id: $0.id, box: $0.box.array, style: style(forTrack: $0.id)?.filterID) })
+                      faces: faces.map { Face(id: $0.id, box: $0.box.array, style: style(forTrack: $0.id)?.filterID) },
+                      guidance: guidance)
+    }
+
+    /// Capture guidance, as a skin-tone capture app prompts its user: the face report's checks
+    /// on the faces of a frame, each as a short instruction.
+    struct Guidance: Codable, Sendable, Equatable {
+        var face: Int
+        var kind: String
+        var say: String
+        var detail: String
+    }
+
+    static func guidance(for faces: [TrackedFace], on image: VipsImage) throws -> [Guidance] {
+        guard !faces.isEmpty else { return [] }
+        let photo = try Photo(image: image)
+        let assessments = try FaceReport.analyse(photo: photo, faces: faces.map { DetectedFace(box: $0.box, score: $0.score, landmarks: $0.landmarks) })
+        return zip(faces, assessments).flatMap { face, assessment in
+            assessment.warnings.map { w in
+                let say = switch w.kind {
+                case .tooSmall: "move closer"
+                case .cutOff: "face cut off"
+                case .unevenLighting: "light is uneven"
+                case .blurred: "hold still"
+                case .rotated: "hold your head straight"
+                }
+                return Guidance(face: face.id, kind: w.kind.rawValue, say: say, detail: w.message)
+            }
+        }
+    }
+
+    /// Take picture: the frame as drawn now, written to `OUT/live-<time>.png`, and its face
+    /// report (measured on the frame as taken) beside it as `.report.json`.
+    func takePicture(outputFolder: String) throws -> Still {
+        let (frame, ids) = try lock.withLock { () throws -> ((raw: VipsImage, drawn: VipsImage, faces: [TrackedFace]), [Int]) in
+            guard let last = lastFrame else { throw APIError(status: .conflict, message: "no frame yet: start Live first") }
+            return (last, last.faces.map(\.id))
+        }
+        let name = (PhotoLibrary.unusedPath(in: outputFolder, for: "live-\(Self.stamp()).png") as NSString).lastPathComponent
+        let path = (outputFolder as NSString).appendingPathComponent(name)
+        try ImageExporter.write(frame.drawn, to: path, options: ExportOptions(overwrite: false))
+        var assessments = try FaceReport.analyse(photo: try Photo(image: frame.raw),
+                                                 faces: frame.faces.map { DetectedFace(box: $0.box, score: $0.score, landmarks: $0.landmarks) })
+        for i in assessments.indices where i < ids.count { assessments[i].index = ids[i] }
+        let report = (path as NSString).deletingPathExtension + ".report.json"
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        try encoder.encode(assessments).write(to: URL(fileURLWithPath: report))
+        return Still(output: path, name: name, report: report, faces: assessments.count,
+                     warnings: assessments.flatMap { a in a.warnings.map { "face \(a.index): \($0.message)" } })
+    }
+
+    struct Still: Encodable, Sendable {
+        var output: String
+        var name: String
+        var report: String
+        var faces: Int
+        var warnings: [String]
+    }
+
+    /// "2026-11-25-143012": local time, for file names.
+    static func stamp() -> String {
+        let formatter = DateFormatter()
+        formatter.dateFormat = "yyyy-MM-dd-HHmmss"
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        return formatter.string(from: Date())
     }
 
     /// The faces on the frame just taken: where the detector found them on it, each with the

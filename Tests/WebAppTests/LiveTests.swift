@@ -69,6 +69,20 @@ import Vips
             }
         }
 
+        // Capture guidance from the face report: the small faces are told to come closer.
+        let guidance = (try? JSONSerialization.jsonObject(with: Data((answer.header("X-SketchEase-Guidance") ?? "[]").utf8)) as? [[String: Any]]) ?? []
+        #expect(guidance.contains { $0["say"] as? String == "move closer" && $0["face"] as? Int == 3 }, "\(guidance)")
+
+        // Take picture: the styled frame and its face report in OUT/.
+        let still = try server.post("/api/live/still", json: ["session": "test-1"])
+        #expect(still.status == 200, "\(still.text)")
+        let saved = ServerProcess.object(still)
+        let png = saved["output"] as? String ?? ""
+        #expect(png.hasPrefix(out + "/live-") && png.hasSuffix(".png") && FileManager.default.fileExists(atPath: png), "\(saved)")
+        let report = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: saved["report"] as? String ?? ""))) as? [[String: Any]] ?? []
+        #expect(report.count == 3, "\(report)")
+        #expect(try VipsImage.load(path: png).width == 640)
+
         // Bad frames: one line saying what is wrong.
         let short = try send(server, Data(count: 100), session: "test-1", n: 7)
         #expect(short.status == 400 && short.error?.contains("RGBA") == true, "\(short.text)")
@@ -127,6 +141,12 @@ import Vips
         let faceChanges = (changes["faces"] as? [Any] ?? []).map(number)
         #expect(faceChanges.count == 3 && faceChanges.allSatisfy { $0 > 12 }, "every face drawn in a style: \(changes)")
         #expect(number(changes["wall"] ?? -1) < 8, "the rest as filmed: \(changes)")
+
+        // Guidance over the picture; Take picture saves the styled frame and its report.
+        try browser.wait("guidance", for: "return [...document.querySelectorAll('#live-guidance li')].some(li => li.textContent.startsWith('move closer'))")
+        try browser.click("#live-still")
+        let still = try browser.wait("the picture", for: "return window.sketchease.still ?? null") as? [String: Any] ?? [:]
+        #expect(FileManager.default.fileExists(atPath: still["output"] as? String ?? "") && FileManager.default.fileExists(atPath: still["report"] as? String ?? ""), "\(still)")
 
         // Record 3 s with the (fake) microphone: OUT/live-….mp4 with sound, as long as recorded.
         try browser.click("#live-record")

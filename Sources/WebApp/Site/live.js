@@ -15,6 +15,7 @@ export class Live {
     // crypto.randomUUID needs a secure context (not a --host address over plain http).
     this.session = crypto.randomUUID?.() ?? `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
     this.faces = [];
+    this.guidance = [];
     this.selected = null;
     this.shown = [];
     this.stats = { sent: 0, shown: 0, held: 0, dropped: 0, latencies: [] };
@@ -22,6 +23,7 @@ export class Live {
     $('live-button').addEventListener('click', () => this.open());
     $('live-close').addEventListener('click', () => this.close());
     $('live-switch').addEventListener('click', () => this.switchCamera());
+    $('live-still').addEventListener('click', () => this.takePicture());
     $('live-record').addEventListener('click', () => (this.recorder ? this.stopRecording() : this.record()));
     $('live-boxes').addEventListener('click', (e) => {
       const face = e.target.closest('.live-face');
@@ -143,6 +145,8 @@ export class Live {
       if (response.status === 204) { this.stats.held += 1; continue; }
       const frame = Number(response.headers.get('X-SketchEase-Frame'));
       this.faces = JSON.parse(response.headers.get('X-SketchEase-Faces') || '[]');
+      this.guidance = JSON.parse(response.headers.get('X-SketchEase-Guidance') || '[]');
+      this.renderGuidance();
       const bitmap = await createImageBitmap(await response.blob());
       this.draw(bitmap, width, height);
       const now = performance.now();
@@ -158,6 +162,38 @@ export class Live {
       this.renderStats();
     }
     if (this.running) this.close();
+  }
+
+  /** "move closer", "light is uneven", "face cut off", "hold still": what the face report says
+   * about the faces now, each said once (with the face numbers it is about). */
+  renderGuidance() {
+    const said = new Map();
+    for (const g of this.guidance) said.set(g.say, [...(said.get(g.say) ?? []), g.face]);
+    $('live-guidance').replaceChildren(...[...said].map(([say, faces]) => el('li', {
+      title: this.guidance.filter((g) => g.say === say).map((g) => `face ${g.face}: ${g.detail}`).join('\n'),
+    }, this.faces.length > 1 ? `${say} (${facesText(faces)})` : say)));
+  }
+
+  /** Take picture: the styled frame shown now, and its face report, saved in the output folder. */
+  async takePicture() {
+    if (!this.running) return;
+    try {
+      const response = await fetch('/api/live/still', {
+        method: 'POST', credentials: 'same-origin',
+        headers: { 'Content-Type': 'application/json', 'X-SketchEase-Token': token },
+        body: JSON.stringify({ session: this.session }),
+      });
+      const answer = await response.json();
+      if (!response.ok) throw new Error(answer.error || `${response.status}`);
+      this.app.still = answer;
+      const link = $('live-download');
+      link.href = `/api/live/download?name=${encodeURIComponent(answer.name)}`;
+      link.download = answer.name;
+      link.hidden = false;
+      toast(`Saved ${answer.name} and its face report`);
+    } catch (error) {
+      toast(`Picture not saved: ${error.message}`, { error: true });
+    }
   }
 
   // MARK: - Recording
@@ -292,4 +328,11 @@ export class Live {
     this.faces = this.faces.map((f) => state.faces.find((g) => g.id === f.id) ?? f);
     this.select(this.selected);
   }
+}
+
+/** "face 3", "faces 1, 3", "a new face". */
+function facesText(ids) {
+  const known = [...new Set(ids.filter((id) => id > 0))].sort((a, b) => a - b);
+  if (!known.length) return 'a new face';
+  return `${known.length === 1 ? 'face' : 'faces'} ${known.join(', ')}`;
 }
