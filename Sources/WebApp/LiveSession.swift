@@ -21,6 +21,8 @@ final class LiveSession: @unchecked Sendable {
     private var next = 0
     /// The faces on the last frame the tracker finished, with their track ids.
     private var followed: [TrackedFace] = []
+    /// How many frames running each track's face has been on.
+    private var age: [Int: Int] = [:]
     /// The last frame as taken and as drawn, for Take picture.
     private var lastFrame: (raw: VipsImage, drawn: VipsImage, faces: [TrackedFace])?
     /// What the face report says about the faces now, as capture guidance, measured every
@@ -87,6 +89,7 @@ final class LiveSession: @unchecked Sendable {
             next = 0
             followed = []
             guidance = []
+            age = [:]
         }
         let image = try VipsImage.fromPixels(rgba, width: width, height: height, bands: 4).extractBands(0, count: 3).inMemory()
         let grey = try Self.grey(image)
@@ -101,16 +104,47 @@ final class LiveSession: @unchecked Sendable {
         let faces = Self.current(found, followed: followed)
         lastFaces = faces
         framesOut += 1
+        // A face not yet followed (id 0) is left as filmed until it has a track: then it fades in.
         let styled = faces.compactMap { face -> StyledFace? in
-            guard let style = style(forTrack: face.id) else { return nil }
+            guard face.id > 0, let style = style(forTrack: face.id) else { return nil }
             return StyledFace(box: face.box, style: style, landmarks: face.landmarks, seed: FrameStyler.seed(forTrack: face.id))
         }
-        let drawn = styled.isEmpty ? image : try FaceCompositor(options: render).render(image, faces: styled).inMemory()
+        // Ages first: a face seen for the first time fades in over `fadeFrames` frames.
+        var ages: [Int: Int] = [:]
+        for face in faces where face.id > 0 { ages[face.id] = (age[face.id] ?? 0) + 1 }
+        age = ages
+        let compositor = FaceCompositor(options: render)
+        var drawn = styled.isEmpty ? image : try compositor.render(image, faces: styled)
+        let fading = faces.filter { $0.id > 0 && (ages[$0.id] ?? 0) < Self.fadeFrames && style(forTrack: $0.id) != nil }
+        if !fading.isEmpty, render.background == nil {
+            drawn = try Self.fade(drawn, over: image, faces: fading.map { ($0.box, Double(ages[$0.id] ?? 0) / Double(Self.fadeFrames)) },
+                                  reach: compositor.reach)
+        }
+        drawn = try drawn.inMemory()
         lastFrame = (image, drawn, faces)
         if n % Self.guidanceEvery == 0 { guidance = try Self.guidance(for: faces, on: image) }
         return Output(jpeg: try drawn.encoded(as: ".jpg[Q=80,strip]"), frame: n,
                       faces: faces.map { Face(id: $0.id, box: $0.box.array, style: style(forTrack: $0.id)?.filterID) },
                       guidance: guidance)
+    }
+
+    /// Frames a face takes to fade in when it first appears (a quarter of a second at 15 fps).
+    static let fadeFrames = 4
+
+    /// `drawn` blended back towards `original` where faces are still fading in: each face's
+    /// reach at its opacity (0...1).
+    static func fade(_ drawn: VipsImage, over original: VipsImage, faces: [(box: FaceBox, opacity: Double)],
+                     reach: (FaceBox) -> FaceBox) throws -> VipsImage {
+        var mask = try VipsImage.solid(width: drawn.width, height: drawn.height, pixel: [255])
+        for (box, opacity) in faces {
+            let r = reach(box)
+            let x0 = max(0, Int(r.x.rounded(.down))), y0 = max(0, Int(r.y.rounded(.down)))
+            let x1 = min(drawn.width, Int(r.maxX.rounded(.up))), y1 = min(drawn.height, Int(r.maxY.rounded(.up)))
+            guard x1 > x0, y1 > y0 else { continue }
+            let tile = try VipsImage.solid(width: x1 - x0, height: y1 - y0, pixel: [max(0, min(255, (opacity * 255).rounded()))])
+            mask = try mask.inserting(tile, x: x0, y: y0)
+        }
+        return try mask.cast("uchar").ifThenElse(drawn, original, blend: true).cast("uchar")
     }
 
     /// Capture guidance, as a skin-tone capture app prompts its user: the face report's checks
@@ -180,7 +214,7 @@ final class LiveSession: @unchecked Sendable {
     /// The faces on the frame just taken: where the detector found them on it, each with the
     /// id of the track it belongs to (the tracker's, which it gives a few frames late, once it
     /// has smoothed them); a face the detector missed this once stays where it was followed.
-    /// A face too new to have a track yet is drawn in the default style (id 0).
+    /// A face too new to have a track yet has id 0 (and is not drawn in a style).
     static func current(_ found: [DetectedFace], followed: [TrackedFace]) -> [TrackedFace] {
         var out: [TrackedFace] = []
         var taken = Set<Int>()

@@ -43,9 +43,22 @@ import Vips
         let frame = try Self.groupFrame()
         let body = try Self.rgba(frame)
         var last: RawHTTP.Response?
-        for n in 0..<6 {
+        var answers: [RawHTTP.Response] = []
+        for n in 0..<10 {
             last = try send(server, body, session: "test-1", n: n)
             #expect(last?.status == 200, "\(last?.text ?? "")")
+            if let last { answers.append(last) }
+        }
+        // Each face is left as filmed until it is followed, then fades in over a few frames.
+        let plainPixels = try frame.pixels()
+        if let hopper = Self.faces(last!).first(where: { $0["id"] as? Int == 2 })?["box"] as? [Any] {
+            let b = hopper.map { ClipRouteTests.number($0) }
+            let inner = (x: Int(b[0] + b[2] * 0.25), y: Int(b[1] + b[3] * 0.25), w: Int(b[2] * 0.5), h: Int(b[3] * 0.5))
+            let changes = try answers.map { ClipRouteTests.difference(plainPixels, try ClipRouteTests.picture($0).pixels, width: 640, in: inner) }
+            #expect(changes[0] < 9, "not styled before it is followed: \(changes)")
+            let final = changes.last!
+            #expect(changes.contains { $0 > 9 && $0 < final * 0.85 }, "partly styled while fading in: \(changes)")
+            #expect(final > 20, "\(changes)")
         }
         // Three faces, followed (ids 1–3 once the tracker has confirmed them), in the default style.
         let faces = Self.faces(last!)
@@ -55,7 +68,7 @@ import Vips
         // Face 2 left as filmed, the others in pencil: only their boxes change.
         let restyled = try server.post("/api/live/style", json: ["session": "test-1", "track": 2, "style": NSNull()])
         #expect(restyled.status == 200, "\(restyled.text)")
-        let answer = try send(server, body, session: "test-1", n: 6)
+        let answer = try send(server, body, session: "test-1", n: 12)
         let drawn = try ClipRouteTests.picture(answer)
         let plain = try frame.pixels()
         for face in Self.faces(answer) {
@@ -84,11 +97,11 @@ import Vips
         #expect(try VipsImage.load(path: png).width == 640)
 
         // Bad frames: one line saying what is wrong.
-        let short = try send(server, Data(count: 100), session: "test-1", n: 7)
+        let short = try send(server, Data(count: 100), session: "test-1", n: 13)
         #expect(short.status == 400 && short.error?.contains("RGBA") == true, "\(short.text)")
-        let huge = try send(server, Data(count: 4), session: "test-1", n: 7, width: 10_000, height: 10_000)
+        let huge = try send(server, Data(count: 4), session: "test-1", n: 13, width: 10_000, height: 10_000)
         #expect(huge.status == 413, "\(huge.text)")
-        let odd = try send(server, body, session: "../x", n: 7)
+        let odd = try send(server, body, session: "../x", n: 13)
         #expect(odd.status == 400, "\(odd.text)")
     }
 
