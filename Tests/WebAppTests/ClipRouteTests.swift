@@ -196,6 +196,18 @@ import Vips
         #expect(server.log(atLeast: 1).contains { $0.hasPrefix("serve: cannot open ") && $0.hasSuffix("broken.mp4: not a video (unrecognised format)") },
                 "one line on the server too: \(server.log)")
         #expect(try server.post("/api/clip/open", json: ["clip": "../etc/passwd.mp4"]).status >= 400)
+        let traversal = try server.post("/api/clip/open", json: ["clip": label + "/../../etc/passwd.mp4"])
+        #expect(traversal.status == 403 && traversal.error?.contains("traversal") == true, "\(traversal.text)")
+        let absolute = try server.get("/api/clip/frame?clip=/etc/passwd&frame=0")
+        #expect(absolute.status == 403, "\(absolute.text)")
+
+        // The run's token on every clip and Live request, as on every other.
+        for (method, path) in [("POST", "/api/clip/open"), ("POST", "/api/clip/export"), ("POST", "/api/live/frame?session=a&w=2&h=2&t=0"),
+                               ("GET", "/api/clip/frame?clip=\(label)/broken.mp4&frame=0"), ("GET", "/api/live/state?session=a")] {
+            let bare = try RawHTTP.request(method, port: server.port, path: path, headers: ["Content-Type": "application/json"],
+                                           body: method == "POST" ? Data("{}".utf8) : nil)
+            #expect(bare.status == 401, "\(method) \(path) without the token: \(bare.status)")
+        }
 
         // Uploads: a clip is checked as one, a bad one refused with its name and reason.
         let bad = try server.upload(Data("nope".utf8), name: "holiday.mp4")
