@@ -354,6 +354,7 @@ async function exportPhoto() {
 }
 
 async function share() {
+  if (inClip()) { clips.share(); return; }
   if (!app.state) return;
   const state = app.state.exported ? app.state : await exportPhoto();
   if (!state) return;

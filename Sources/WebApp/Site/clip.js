@@ -170,7 +170,8 @@ export class ClipEditor {
     this.setButton('add-face', true, 'Add a box on this frame, followed through the clip');
     this.setButton('redetect', false, 'A clip’s faces are followed once');
     $('threshold').disabled = true;
-    $('share').hidden = true;
+    // Share: the exported clip, where the browser can share video files (phones).
+    $('share').hidden = !(s.exported && navigator.canShare && navigator.canShare({ files: [new File([''], 'x.mp4', { type: 'video/mp4' })] }));
   }
 
   // MARK: - The player
@@ -441,6 +442,18 @@ export class ClipEditor {
         $('export-text').textContent = `Export failed: ${p.error}`;
       }
       break;
+    }
+  }
+
+  /** Hands the exported clip to the system's share sheet. */
+  async share() {
+    if (!this.state?.exported) return;
+    try {
+      const blob = await api.getBlob('/api/clip/download', { clip: this.state.clip });
+      const file = new File([blob], this.state.output.split('/').pop(), { type: 'video/mp4' });
+      await navigator.share({ files: [file], title: this.state.name });
+    } catch (error) {
+      if (error.name !== 'AbortError') toast(`Could not share: ${error.message}`, { error: true });
     }
   }
 
