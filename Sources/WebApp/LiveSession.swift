@@ -35,7 +35,7 @@ final class LiveSession: @unchecked Sendable {
     private(set) var framesOut = 0
     private(set) var dropped = 0
     let defaultStyle: FaceStyle
-    let render: RenderOptions
+    private(set) var render: RenderOptions
     let detection: DetectionOptions
     private let detector: OpenCVFaceDetector
     private let detectorLock: NSLock
@@ -114,7 +114,7 @@ final class LiveSession: @unchecked Sendable {
         for face in faces where face.id > 0 { ages[face.id] = (age[face.id] ?? 0) + 1 }
         age = ages
         let compositor = FaceCompositor(options: render)
-        var drawn = styled.isEmpty ? image : try compositor.render(image, faces: styled)
+        var drawn = styled.isEmpty && render.background == nil ? image : try compositor.render(image, faces: styled)
         let fading = faces.filter { $0.id > 0 && (ages[$0.id] ?? 0) < Self.fadeFrames && style(forTrack: $0.id) != nil }
         if !fading.isEmpty, render.background == nil {
             drawn = try Self.fade(drawn, over: image, faces: fading.map { ($0.box, Double(ages[$0.id] ?? 0) / Double(Self.fadeFrames)) },
@@ -126,6 +126,25 @@ final class LiveSession: @unchecked Sendable {
         return Output(jpeg: try drawn.encoded(as: ".jpg[Q=80,strip]"), frame: n,
                       faces: faces.map { Face(id: $0.id, box: $0.box.array, style: style(forTrack: $0.id)?.filterID) },
                       guidance: guidance)
+    }
+
+    /// Green screen: the colour under (`x`, `y`) on the frame shown now is keyed out on every
+    /// frame from now on (its hue measured once, as a clip's is on its first frame), with
+    /// `picture` (a served photo's file) or white behind; nil turns it off.
+    func setGreenScreen(pick: (x: Double, y: Double)?, picture: String?) throws {
+        try lock.withLock {
+            guard let pick else { render.background = nil; return }
+            guard let raw = lastFrame?.raw else { throw APIError(status: .conflict, message: "no frame yet: start Live first") }
+            var parameters: [String: String] = ["pick": "\(Int(pick.x.rounded())),\(Int(pick.y.rounded()))"]
+            if let picture { parameters["image"] = picture }
+            let json = try JSONSerialization.data(withJSONObject: ["filter": "chroma", "parameters": parameters])
+            var style = try JSONDecoder().decode(FaceStyle.self, from: json)
+            guard let chroma = (try? FilterRegistry.standard.filter("chroma")) as? ChromaKeyFilter else {
+                throw APIError(status: .internalServerError, message: "no chroma style")
+            }
+            style.settings = try chroma.resolvingPick(style.settings, in: raw)
+            render.background = style
+        }
     }
 
     /// Frames a face takes to fade in when it first appears (a quarter of a second at 15 fps).

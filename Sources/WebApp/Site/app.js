@@ -70,6 +70,7 @@ async function start() {
   }
   panel.setFilters(app.library.filters);
   live.setFilters(app.library.filters);
+  live.setPhotos(app.library.photos);
   if (app.library.live || location.hash === '#live') live.open();
   strip.show(app.library.photos);
   for (const problem of app.library.problems) toast(problem, { error: true });

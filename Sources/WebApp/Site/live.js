@@ -27,14 +27,67 @@ export class Live {
     $('live-record').addEventListener('click', () => (this.recorder ? this.stopRecording() : this.record()));
     $('live-boxes').addEventListener('click', (e) => {
       const face = e.target.closest('.live-face');
+      if (!face && this.picking) { this.pickKey(e); return; }
       this.select(face ? Number(face.dataset.id) : null);
     });
+    $('live-green').addEventListener('click', () => this.toggleGreenScreen());
+    $('live-behind').addEventListener('change', () => { if (this.keyAt) this.sendGreenScreen(this.keyAt); });
     if (!navigator.mediaDevices?.getUserMedia) {
       $('live-button').disabled = true;
       $('live-button').title = 'The camera needs the page opened at localhost or 127.0.0.1 (or https)';
     }
     app.live = this;
     new ResizeObserver(() => { if (this.running) this.layout(); }).observe(document.querySelector('.live-stage'));
+  }
+
+  /** The served photos, to put one behind a green screen. */
+  setPhotos(photos) {
+    $('live-behind').replaceChildren(el('option', { value: '' }, 'white'),
+      ...photos.filter((p) => p.kind !== 'clip').map((p) => el('option', { value: p.id }, p.name)));
+  }
+
+  /** Green screen on: the next tap on the picture picks the key colour. Off: as filmed again. */
+  async toggleGreenScreen() {
+    if (this.keyAt || this.picking) {
+      this.picking = false;
+      this.keyAt = null;
+      $('live-green').setAttribute('aria-pressed', 'false');
+      $('live-hint').textContent = 'Tap a face to choose its style.';
+      await this.post('/api/live/green', { session: this.session, pick: null, photo: null });
+      return;
+    }
+    this.picking = true;
+    $('live-green').setAttribute('aria-pressed', 'true');
+    $('live-hint').textContent = 'Tap the green (the colour to key out) behind you.';
+  }
+
+  pickKey(event) {
+    const rect = $('live-boxes').getBoundingClientRect();
+    const canvas = $('live-canvas');
+    const at = [(event.clientX - rect.left) * (canvas.width / rect.width), (event.clientY - rect.top) * (canvas.height / rect.height)];
+    this.picking = false;
+    this.keyAt = at;
+    this.sendGreenScreen(at);
+  }
+
+  async sendGreenScreen(at) {
+    const photo = $('live-behind').value || null;
+    if (await this.post('/api/live/green', { session: this.session, pick: at, photo })) {
+      this.app.greenScreen = { pick: at, photo };
+      $('live-hint').textContent = `Keying the colour at ${Math.round(at[0])}, ${Math.round(at[1])}; Green screen again to stop.`;
+    }
+  }
+
+  async post(path, body) {
+    const response = await fetch(path, {
+      method: 'POST', credentials: 'same-origin',
+      headers: { 'Content-Type': 'application/json', 'X-SketchEase-Token': token }, body: JSON.stringify(body),
+    });
+    if (response.ok) return response.json();
+    let message = `${response.status}`;
+    try { message = (await response.json()).error || message; } catch { /* not JSON */ }
+    toast(message, { error: true });
+    return null;
   }
 
   setFilters(filters) {
