@@ -32,7 +32,8 @@ public struct EditorServer: Sendable {
                            workspaces: Workspaces(settings: settings, detector: detector), site: site,
                            guardian: guardian, log: log)
         clipRoutes = ClipRoutes(api: routes, clips: ClipWorkspaces(settings: settings, detector: detector, log: log))
-        liveRoutes = LiveRoutes(api: routes, sessions: LiveSessions(settings: settings, detector: detector))
+        liveRoutes = LiveRoutes(api: routes, sessions: LiveSessions(settings: settings, detector: detector),
+                                recordings: LiveRecordings(settings: settings, log: log))
     }
 
     /// The address to open: the first host, with the token.
@@ -65,6 +66,16 @@ public struct EditorServer: Sendable {
         let group = ServiceGroup(configuration: .init(services: apps, gracefulShutdownSignals: [.sigterm, .sigint], logger: quiet))
         Workspaces.warmUp()
         FrameStore.removeLeftovers()
+        // Live recordings whose page went away without a word are finished after a while.
+        let recordings = liveRoutes.recordings
+        let watch = Task.detached {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(2))
+                recordings.finishIdle()
+            }
+        }
+        // Stopped (Ctrl+C): recordings under way are finished into their MP4s.
+        defer { watch.cancel(); recordings.finishAll() }
         try await group.run()
     }
 }

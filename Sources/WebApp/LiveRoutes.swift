@@ -8,6 +8,7 @@ import SketchEase
 struct LiveRoutes: Sendable {
     let api: APIRoutes
     let sessions: LiveSessions
+    let recordings: LiveRecordings
 
     struct StyleRequest: Decodable { var session: String; var track: Int; var style: FaceStyle? }
 
@@ -98,6 +99,32 @@ struct LiveRoutes: Sendable {
                 let still = try await Background.run { try session.takePicture(outputFolder: api.settings.outputFolder) }
                 api.log("took \(still.output)")
                 return try api.json(still)
+            }
+        }
+        // A recording in pieces: ?recording=ID&piece=N, body the piece; finished by
+        // /api/live/record/finish {recording} (or when pieces stop coming, or the server stops).
+        router.post("/api/live/record/piece") { request, _ in
+            try await api.answer(request) {
+                let query = request.uri.queryParameters
+                let id = query["recording"].map(String.init) ?? ""
+                guard let piece = query["piece"].flatMap({ Int($0) }), piece >= 0 else {
+                    throw APIError(status: .badRequest, message: "expected ?recording=…&piece=N")
+                }
+                var request = request
+                let body: ByteBuffer
+                do { body = try await request.collectBody(upTo: api.settings.uploadLimit) } catch {
+                    throw APIError(status: .contentTooLarge, message: "a piece of a recording is at most \(api.settings.uploadLimit / 1_000_000) MB")
+                }
+                let bytes = Array(body.readableBytesView)
+                try await Background.run { try recordings.append(bytes, to: id, sequence: piece) }
+                return try api.json(["pieces": piece + 1])
+            }
+        }
+        router.post("/api/live/record/finish") { request, _ in
+            try await api.answer(request) {
+                struct Body: Decodable { var recording: String }
+                let body = try await api.decode(Body.self, request)
+                return try api.json(try await Background.run { try recordings.finish(body.recording) })
             }
         }
         router.get("/api/live/download") { request, _ in

@@ -55,6 +55,43 @@ import Vips
         #expect(ClipRouteTests.difference(plain, again.pixels, width: 640, in: (0, 0, 640, 100)) < 6)
     }
 
+    /// A recording sent in pieces is finished when its pieces stop coming (the page closed
+    /// without a word) and when the server stops (Ctrl+C): an MP4 either way.
+    @Test func aRecordingInPiecesIsFinishedWhenThePageGoesAndWhenTheServerStops() throws {
+        let folder = try TestAssets.temporaryFolder("live-rec")
+        let out = try TestAssets.temporaryFolder("live-rec-out")
+        // What a browser's MediaRecorder sends: WebM, VP8 and Opus.
+        let webm = try TestAssets.temporaryFolder("live-rec-webm") + "/rec.webm"
+        try TestClips.ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=15:duration=2", "-f", "lavfi", "-i", "sine=frequency=440:duration=2",
+                              "-c:v", "libvpx", "-deadline", "realtime", "-b:v", "500k", "-c:a", "libopus", "-shortest", webm])
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: webm))
+        let third = bytes.count / 3
+        let pieces = [bytes.prefix(third), bytes.dropFirst(third).prefix(third), bytes.dropFirst(2 * third)].map { Data($0) }
+        let server = try ServerProcess([folder, "--out", out])
+        func send(_ piece: Data, _ id: String, _ n: Int) throws -> RawHTTP.Response {
+            try RawHTTP.request("POST", port: server.port, path: "/api/live/record/piece?recording=\(id)&piece=\(n)",
+                                headers: ["X-SketchEase-Token": server.token, "Content-Type": "application/octet-stream"], body: piece)
+        }
+        func recordings() -> [String] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: out)) ?? []).filter { $0.hasPrefix("live-") && $0.hasSuffix(".mp4") }
+        }
+        for (n, piece) in pieces.enumerated() { #expect(try send(piece, "gone", n).status == 200) }
+        #expect(try send(pieces[0], "gone", 7).status == 409, "a piece out of order is refused")
+        // The page went away: after ten seconds without a piece, the MP4 is there.
+        for _ in 0..<150 where recordings().isEmpty { Thread.sleep(forTimeInterval: 0.2) }
+        #expect(recordings().count == 1)
+        // Ctrl+C while another is being recorded: it is finished before the server exits.
+        for (n, piece) in pieces.prefix(2).enumerated() { #expect(try send(piece, "stopped", n).status == 200) }
+        server.stop()
+        let made = recordings()
+        #expect(made.count == 2, "\(made)")
+        for name in made {
+            let streams = try TestClips.ffprobe(["-show_entries", "stream=codec_type", "-of", "csv=p=0", out + "/" + name])
+            #expect(streams.split(separator: "\n").sorted() == ["audio", "video"], "\(name): \(streams)")
+        }
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: out + "/.sketchease")) ?? []).allSatisfy { !$0.hasSuffix(".part") })
+    }
+
     func send(_ server: ServerProcess, _ body: Data, session: String, n: Int, width: Int = 640, height: Int = 480) throws -> RawHTTP.Response {
         try RawHTTP.request("POST", port: server.port, path: "/api/live/frame?session=\(session)&w=\(width)&h=\(height)&t=\(Double(n) / 15)",
                             headers: ["X-SketchEase-Token": server.token, "Content-Type": "application/octet-stream"], body: body)

@@ -37,6 +37,7 @@ export class Live {
       $('live-button').title = 'The camera needs the page opened at localhost or 127.0.0.1 (or https)';
     }
     app.live = this;
+    window.addEventListener('pagehide', () => this.finishOnLeaving());
     new ResizeObserver(() => { if (this.running) this.layout(); }).observe(document.querySelector('.live-stage'));
   }
 
@@ -252,7 +253,8 @@ export class Live {
   // MARK: - Recording
 
   /** Records the styled frames as shown, with the microphone's sound (without it, with a
-   * word, when there is none or it is not allowed). */
+   * word, when there is none or it is not allowed). The recording goes to the server in
+   * pieces as it is made, so closing the page (or stopping the server) still leaves an MP4. */
   async record() {
     if (!this.running || this.recorder) return;
     const video = $('live-canvas').captureStream(15);
@@ -264,18 +266,33 @@ export class Live {
     }
     const stream = new MediaStream([...video.getVideoTracks(), ...(this.microphone?.getAudioTracks() ?? [])]);
     const type = ['video/webm;codecs=vp8,opus', 'video/webm', 'video/mp4'].find((t) => MediaRecorder.isTypeSupported(t));
-    this.chunks = [];
+    this.recordingId = crypto.randomUUID?.() ?? `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+    let piece = 0;
+    this.pieces = Promise.resolve(true);
     this.recorder = new MediaRecorder(stream, type ? { mimeType: type } : {});
-    this.recorder.ondataavailable = (e) => { if (e.data.size) this.chunks.push(e.data); };
+    this.recorder.ondataavailable = (e) => {
+      if (!e.data.size) return;
+      const n = piece++;
+      const id = this.recordingId;
+      // One piece at a time, in order.
+      this.pieces = this.pieces.then(async (ok) => {
+        if (!ok) return false;
+        const response = await fetch(`/api/live/record/piece?recording=${encodeURIComponent(id)}&piece=${n}`, {
+          method: 'POST', credentials: 'same-origin',
+          headers: { 'Content-Type': 'application/octet-stream', 'X-SketchEase-Token': token }, body: e.data,
+        }).catch(() => null);
+        if (!response?.ok) { toast('The recording could not be sent to the server', { error: true }); return false; }
+        return true;
+      });
+    };
     this.recorded = new Promise((resolve) => { this.recorder.onstop = resolve; });
     this.recorder.start(500);
-    this.recordingSince = performance.now();
     $('live-record').setAttribute('aria-pressed', 'true');
     $('live-record').querySelector('span').textContent = 'Stop';
     $('live-download').hidden = true;
   }
 
-  /** Stops recording and sends it to the server, which writes OUT/live-<time>.mp4. */
+  /** Stops recording; the server makes the pieces into OUT/live-<time>.mp4. */
   async stopRecording() {
     const recorder = this.recorder;
     if (!recorder) return null;
@@ -288,10 +305,11 @@ export class Live {
     $('live-record').querySelector('span').textContent = 'Saving…';
     $('live-record').disabled = true;
     try {
-      const blob = new Blob(this.chunks, { type: recorder.mimeType || 'video/webm' });
-      const response = await fetch('/api/live/record', {
+      await this.pieces;
+      const response = await fetch('/api/live/record/finish', {
         method: 'POST', credentials: 'same-origin',
-        headers: { 'Content-Type': blob.type, 'X-SketchEase-Token': token }, body: blob,
+        headers: { 'Content-Type': 'application/json', 'X-SketchEase-Token': token },
+        body: JSON.stringify({ recording: this.recordingId }),
       });
       const answer = await response.json();
       if (!response.ok) throw new Error(answer.error || `${response.status}`);
@@ -306,9 +324,20 @@ export class Live {
       toast(`Recording not saved: ${error.message}`, { error: true });
       return null;
     } finally {
+      this.recordingId = null;
       $('live-record').disabled = false;
       $('live-record').querySelector('span').textContent = 'Record';
     }
+  }
+
+  /** The page is going away while recording: the server is asked to finish what it has. */
+  finishOnLeaving() {
+    if (!this.recorder || !this.recordingId) return;
+    fetch('/api/live/record/finish', {
+      method: 'POST', credentials: 'same-origin', keepalive: true,
+      headers: { 'Content-Type': 'application/json', 'X-SketchEase-Token': token },
+      body: JSON.stringify({ recording: this.recordingId }),
+    });
   }
 
   /** Frames shown per second over the last two seconds. */
