@@ -23,16 +23,6 @@ enum LiveRecording {
             && name.dropLast(4).allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" }
     }
 
-    static func save(_ bytes: [UInt8], settings: ServeSettings) throws -> Saved {
-        guard !bytes.isEmpty else { throw APIError(status: .unprocessableContent, message: "the recording is empty (0 bytes)") }
-        let received = (hiddenFolder(settings) as NSString).appendingPathComponent(".recording-\(UUID().uuidString)")
-        guard FileManager.default.createFile(atPath: received, contents: Data(bytes)) else {
-            throw APIError(status: .internalServerError, message: "cannot write to \(hiddenFolder(settings))")
-        }
-        defer { try? FileManager.default.removeItem(atPath: received) }
-        return try convert(received, settings: settings)
-    }
-
     static func hiddenFolder(_ settings: ServeSettings) -> String {
         let hidden = (settings.outputFolder as NSString).appendingPathComponent(OutputRecord.folderName)
         try? FileManager.default.createDirectory(atPath: hidden, withIntermediateDirectories: true)

@@ -55,21 +55,6 @@ struct LiveRoutes: Sendable {
                 return try api.json(session.state)
             }
         }
-        // Body: the page's recording (MediaRecorder's WebM or MP4). Answer: the MP4 written in OUT/.
-        router.post("/api/live/record") { request, _ in
-            try await api.answer(request) {
-                let limit = api.settings.uploadLimit
-                var request = request
-                let body: ByteBuffer
-                do { body = try await request.collectBody(upTo: limit) } catch {
-                    throw APIError(status: .contentTooLarge, message: "the recording is larger than \(limit / 1_000_000) MB (see --max-upload)")
-                }
-                let bytes = Array(body.readableBytesView)
-                let saved = try await Background.run { try LiveRecording.save(bytes, settings: api.settings) }
-                api.log("recorded \(saved.output)")
-                return try api.json(saved)
-            }
-        }
         // Green screen: {session, pick: [x, y] | null, photo: a served photo's id (behind) | null}.
         router.post("/api/live/green") { request, _ in
             try await api.answer(request) {
