@@ -135,6 +135,7 @@ export class ClipEditor {
       button.setAttribute('aria-label', `Track ${t.id}, ${t.label || 'no style'}`);
       button.title = `Track ${t.id}: frames ${t.first ?? '?'}–${t.last ?? '?'}${t.label ? ` · ${t.label}` : ''}`;
       button.querySelector('.label').textContent = t.label || 'as filmed';
+      button.classList.toggle('styled', !!t.style);
       const img = button.querySelector('img');
       if (img.dataset.key !== key) {
         img.dataset.key = key;
