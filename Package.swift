@@ -68,6 +68,7 @@ let package = Package(
             name: "WebApp",
             dependencies: [
                 "SketchEase",
+                "Video",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),

@@ -33,6 +33,8 @@ public final class ClipEditingSession: FaceEditingSession {
     private let detector: OpenCVFaceDetector
     private let pixelLimit: Int
     private let progress: @Sendable (ClipProgress) -> Void
+    /// Shown every frame of the pass that follows the faces (the browser keeps a small copy).
+    private let seen: (@Sendable (VideoFrame) -> Void)?
     /// The box each face id was added with (on its frame), for faces added by hand.
     private var added: [Int: FaceBox] = [:]
 
@@ -40,11 +42,13 @@ public final class ClipEditingSession: FaceEditingSession {
     /// follows its faces. `progress` hears about each pass over the clip.
     public init(file: InputFile, outputFolder: String, detector: OpenCVFaceDetector, detection: DetectionOptions,
                 render: RenderOptions, settings: ClipSessionSettings, pixelLimit: Int = Photo.defaultPixelLimit,
-                progress: @escaping @Sendable (ClipProgress) -> Void = { _ in }) throws {
+                progress: @escaping @Sendable (ClipProgress) -> Void = { _ in },
+                frames seen: (@Sendable (VideoFrame) -> Void)? = nil) throws {
         self.file = file
         self.detector = detector
         self.pixelLimit = pixelLimit
         self.progress = progress
+        self.seen = seen
         source = MediaSource(path: file.path)
         let format = OutputFormat(rawValue: settings.format) ?? .mp4
         exportPath = (outputFolder as NSString).appendingPathComponent(file.outputStem + "." + format.fileExtension)
@@ -123,9 +127,10 @@ public final class ClipEditingSession: FaceEditingSession {
 
     /// Follows the clip's faces, keeping each track's clearest picture.
     private func analyse() throws -> ClipTracks {
-        let pictures = self.pictures
+        let (pictures, seen) = (self.pictures, self.seen)
         let (found, report) = try renderer().track(source, progress: progress) { frame, tracked in
             pictures.consider(frame, tracked)
+            seen?(frame)
         }
         if let warning = report.damageWarning { FileHandle.standardError.write(Data(("warning: " + warning + "\n").utf8)) }
         return found
@@ -281,5 +286,60 @@ public final class ClipEditingSession: FaceEditingSession {
         session.clip = settings
         try session.write(to: sessionPath)
         isSaved = true
+    }
+}
+
+// MARK: - For the browser (`serve`)
+
+extension ClipEditingSession {
+    /// Every frame's faces as the edits leave them, and each track's style: what `export`
+    /// draws, and what the browser's player draws on its small copies of the frames.
+    public func drawnFrames() -> (tracks: ClipTracks, styles: TrackStyles) { drawnTracks() }
+
+    /// The frame track `id`'s clearest picture comes from (what its tile on the contact sheet shows).
+    public func pictureFrame(of id: Int) -> Int? { pictures.pictures[id]?.frame }
+
+    /// Track `id`'s clearest picture with its face drawn in `style` (left as filmed when nil),
+    /// at most `maxSide` pixels long: a tile of the contact sheet, or a sample for choosing a
+    /// style. Nil for a track without a picture.
+    public func trackPicture(_ id: Int, style: FaceStyle?, maxSide: Int) throws -> VipsImage? {
+        guard let face = history.face(id) else { throw EditError.noSuchFace(id, known: history.faces.map(\.id)) }
+        let sheet = try ContactSheet(pictures.pictures, ids: [id])
+        guard var placed = sheet.place(face) else { return nil }
+        placed.style = style
+        let image = FilteredImage(photo: sheet.photo, history: EditHistory(detected: [placed], imageSize: sheet.photo.size))
+        var options = render
+        options.background = nil
+        let compositor = FaceCompositor(options: options)
+        if let style { return try image.sample(face: id, style: style, maxSide: maxSide, with: compositor) }
+        let rgb = sheet.photo.rgb
+        let s = min(1, Double(maxSide) / Double(max(rgb.width, rgb.height)))
+        return s < 1 ? try rgb.resize(scale: s) : rgb
+    }
+
+    /// A copy of what `export` needs, to write the clip on another thread while edits go on.
+    public func exportJob() -> ClipExportJob {
+        let (drawn, styles) = drawnTracks()
+        return ClipExportJob(renderer: renderer(styles: styles), source: source, tracks: drawn)
+    }
+
+    /// Records that the export (written by an `exportJob`) is in place, and saves the session.
+    public func markExported() throws {
+        exported = true
+        try save()
+    }
+}
+
+/// The clip as edited, ready to be written (`ClipEditingSession.exportJob`): the same renderer,
+/// tracks and styles as `export`, with a stop request and progress of its own.
+public struct ClipExportJob: Sendable {
+    let renderer: ClipRenderer
+    let source: MediaSource
+    let tracks: ClipTracks
+
+    /// Writes the clip to `path` (atomically). A stop request ends it early with a complete,
+    /// shorter file: the caller removes it.
+    public func run(to path: String, stop: StopRequest, progress: @escaping @Sendable (ClipProgress) -> Void) throws -> ClipReport {
+        try renderer.render(source, to: path, tracks: tracks, stop: stop, progress: progress)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import FFmpeg
 import SketchEase
 
 /// An answer the page shows as one line: `{"error": "…"}` with a 4xx or 5xx status.
@@ -28,6 +29,8 @@ struct APIError: Error, HTTPResponseError {
         case let error as FilterError: self.init(status: .badRequest, message: error.description)
         case let error as PhotoError: self.init(status: .unprocessableContent, message: error.description)
         case let error as SessionError: self.init(status: .conflict, message: error.description)
+        case let error as MediaError: self.init(status: .unprocessableContent, message: error.description)
+        case let error as EditingRefusal: self.init(status: .conflict, message: error.description)
         case is DecodingError: self.init(status: .badRequest, message: "malformed request")
         default: self.init(status: .internalServerError, message: "\(error)")
         }

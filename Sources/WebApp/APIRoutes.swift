@@ -141,7 +141,7 @@ struct APIRoutes: Sendable {
 
     /// A JSON request body; a malformed one is a 400 saying what is wrong with it. Errors the
     /// model raises while decoding (an unknown style, a parameter out of range) pass as they are.
-    private func decode<T: Decodable>(_ type: T.Type, _ request: Request) async throws -> T {
+    func decode<T: Decodable>(_ type: T.Type, _ request: Request) async throws -> T {
         var request = request
         let body: ByteBuffer
         do { body = try await request.collectBody(upTo: 1_000_000) } catch {
@@ -227,26 +227,41 @@ struct APIRoutes: Sendable {
         var uploads: String
         var uploadLimit: Int
         var pixelLimit: Int
+        /// Opened with `serve --live`: the page starts in Live.
+        var live: Bool
     }
 
     private func libraryListing() -> Listing {
         let (entries, problems) = library.refresh()
-        return Listing(photos: entries.map(summary), problems: problems.map(\.description),
+        // A clip that cannot be read is named in the list with its reason, as a bad photo is.
+        var clipProblems: [String] = []
+        for entry in entries where entry.isClip {
+            do { _ = try library.clipInfo(entry) } catch { clipProblems.append(APIError(error).message) }
+        }
+        return Listing(photos: entries.map(summary), problems: problems.map(\.description) + clipProblems,
                        filters: registry.filters.map(FilterDescription.init), defaultStyle: settings.defaultStyle,
                        output: settings.outputFolder, uploads: settings.uploadFolder,
-                       uploadLimit: settings.uploadLimit, pixelLimit: settings.pixelLimit)
+                       uploadLimit: settings.uploadLimit, pixelLimit: settings.pixelLimit, live: settings.live)
     }
 
     private func summary(_ entry: PhotoLibrary.Entry) -> PhotoSummary {
-        let export = (settings.outputFolder as NSString).appendingPathComponent(entry.file.outputName(settings.export.format))
+        let name = entry.isClip ? entry.file.outputStem + ".mp4" : entry.file.outputName(settings.export.format)
+        let export = (settings.outputFolder as NSString).appendingPathComponent(name)
         let folder = entry.id.parentPath
-        return PhotoSummary(id: entry.id, name: (entry.id as NSString).lastPathComponent, folder: folder,
-                            edited: FileManager.default.fileExists(atPath: SessionFile.path(forExport: export)))
+        var summary = PhotoSummary(id: entry.id, name: (entry.id as NSString).lastPathComponent, folder: folder,
+                                   edited: FileManager.default.fileExists(atPath: SessionFile.path(forExport: export)))
+        if entry.isClip {
+            summary.kind = "clip"
+            if let info = try? library.clipInfo(entry).summary {
+                summary.duration = info.duration; summary.width = info.width; summary.height = info.height; summary.frames = info.frames
+            }
+        }
+        return summary
     }
 
     /// Runs a route; any error becomes the page's one-line answer. Refusals of names (outside
     /// the folders, traversal) also get one line in the log, as do the server's own failures.
-    private func answer(_ request: Request, _ body: () async throws -> Response) async throws -> Response {
+    func answer(_ request: Request, _ body: () async throws -> Response) async throws -> Response {
         do {
             return try await body()
         } catch {
@@ -258,7 +273,7 @@ struct APIRoutes: Sendable {
         }
     }
 
-    private func json(_ value: some Encodable) throws -> Response {
+    func json(_ value: some Encodable) throws -> Response {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes]
         var headers = HTTPFields()
@@ -266,7 +281,7 @@ struct APIRoutes: Sendable {
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(value))))
     }
 
-    private func jpeg(_ bytes: [UInt8]) -> Response {
+    func jpeg(_ bytes: [UInt8]) -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "image/jpeg"
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
@@ -290,9 +305,4 @@ struct APIRoutes: Sendable {
         headers[.cacheControl] = "no-cache"
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: file.bytes)))
     }
-}
-
-private extension Array where Element == Double {
-    /// The element, or NaN (which the model refuses as a box) when the array is too short.
-    subscript(safe index: Int) -> Double { indices.contains(index) ? self[index] : .nan }
 }

@@ -14,6 +14,8 @@ public struct EditorServer: Sendable {
     /// The addresses actually listened on.
     public let hosts: [String]
     private let routes: APIRoutes
+    private let clipRoutes: ClipRoutes
+    private let liveRoutes: LiveRoutes
     private let log: @Sendable (String) -> Void
 
     /// Everything is checked here, before anything listens: the web app's files, the output
@@ -29,13 +31,16 @@ public struct EditorServer: Sendable {
         routes = APIRoutes(settings: settings, library: try PhotoLibrary(settings: settings),
                            workspaces: Workspaces(settings: settings, detector: detector), site: site,
                            guardian: guardian, log: log)
+        clipRoutes = ClipRoutes(api: routes, clips: ClipWorkspaces(settings: settings, detector: detector, log: log))
+        liveRoutes = LiveRoutes(api: routes, sessions: LiveSessions(settings: settings, detector: detector),
+                                recordings: LiveRecordings(settings: settings, log: log))
     }
 
     /// The address to open: the first host, with the token.
     public var url: String {
         let host = hosts.first ?? "127.0.0.1"
         let shown = host.contains(":") ? "[\(host)]" : host
-        return "http://\(shown):\(port)/?token=\(settings.token)"
+        return "http://\(shown):\(port)/?token=\(settings.token)" + (settings.live ? "#live" : "")
     }
 
     /// Listens until SIGINT or SIGTERM; `ready` runs once every address is listening.
@@ -43,6 +48,8 @@ public struct EditorServer: Sendable {
         let router = Router(context: BasicRequestContext.self)
         router.add(middleware: routes.guardian)
         routes.register(on: router)
+        clipRoutes.register(on: router)
+        liveRoutes.register(on: router)
         let responder = router.buildResponder()
         var quiet = Logger(label: "sketchease.serve")
         quiet.logLevel = .error
@@ -58,6 +65,17 @@ public struct EditorServer: Sendable {
         }
         let group = ServiceGroup(configuration: .init(services: apps, gracefulShutdownSignals: [.sigterm, .sigint], logger: quiet))
         Workspaces.warmUp()
+        FrameStore.removeLeftovers()
+        // Live recordings whose page went away without a word are finished after a while.
+        let recordings = liveRoutes.recordings
+        let watch = Task.detached {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(2))
+                recordings.finishIdle()
+            }
+        }
+        // Stopped (Ctrl+C): recordings under way are finished into their MP4s.
+        defer { watch.cancel(); recordings.finishAll() }
         try await group.run()
     }
 }

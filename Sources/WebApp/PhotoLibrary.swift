@@ -1,6 +1,8 @@
+import FFmpeg
 import Foundation
 import Synchronization
 import SketchEase
+import Video
 
 /// The photos `serve` offers: every photo in the served folders (walked recursively, as
 /// `batch --recursive` walks them, with the same output names) and the uploads, their strip
@@ -10,6 +12,8 @@ final class PhotoLibrary: Sendable {
         /// The photo's id in requests ("photos/trip/beach.jpg").
         var id: String
         var file: InputFile
+        /// A clip (named like one: `ClipFiles`), opened with `ClipWorkspace`.
+        var isClip: Bool { ClipFiles.isClip(file.path) }
     }
 
     /// A refused upload: one line for the page.
@@ -22,6 +26,7 @@ final class PhotoLibrary: Sendable {
     let access: FolderAccess
     private let listing = Mutex<[Entry]>([])
     private let thumbnails = Mutex<[String: (stamp: String, bytes: [UInt8])]>([:])
+    private let clipInfos = Mutex<[String: (stamp: String, summary: ClipSummary, poster: [UInt8])]>([:])
 
     static let thumbnailSide = 240
 
@@ -39,8 +44,11 @@ final class PhotoLibrary: Sendable {
         let collection = InputCollector.collect(settings.inputs + [settings.uploadFolder], recursive: true,
                                                 outputFolders: [settings.outputFolder],
                                                 outputSuffix: settings.export.format.fileExtension)
-        let problems = collection.problems
-        let entries = collection.files.compactMap { file -> Entry? in
+        let clips = ClipFiles.collect(settings.inputs + [settings.uploadFolder], recursive: true, outputFolder: settings.outputFolder)
+        let problems = collection.problems + clips.problems.filter { p in !collection.problems.contains { $0.path == p.path } }
+        // A file named on the command line is in both collections: a clip by its name, else a photo.
+        let files = collection.files.filter { !ClipFiles.isClip($0.path) } + clips.files.filter { ClipFiles.isClip($0.path) }
+        let entries = files.compactMap { file -> Entry? in
             // A symlink out of a served folder has no id, so it is never listed or opened.
             access.id(forResolved: FolderAccess.resolved(file.path)).map { Entry(id: $0, file: file) }
         }
@@ -62,8 +70,8 @@ final class PhotoLibrary: Sendable {
     /// A small JPEG of the photo for the strip, made with shrink-on-load and kept until the
     /// file changes.
     func thumbnail(_ entry: Entry) throws -> [UInt8] {
-        let attributes = try? FileManager.default.attributesOfItem(atPath: entry.file.path)
-        let stamp = "\((attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)-\((attributes?[.size] as? NSNumber)?.intValue ?? 0)"
+        if entry.isClip { return try clipInfo(entry).poster }
+        let stamp = Self.stamp(entry.file.path)
         if let cached = thumbnails.withLock({ $0[entry.id] }), cached.stamp == stamp { return cached.bytes }
         try Photo.inspect(path: entry.file.path, pixelLimit: settings.pixelLimit)
         let bytes: [UInt8]
@@ -74,6 +82,36 @@ final class PhotoLibrary: Sendable {
         }
         thumbnails.withLock { $0[entry.id] = (stamp, bytes) }
         return bytes
+    }
+
+    static func stamp(_ path: String) -> String {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+        return "\((attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)-\((attributes?[.size] as? NSNumber)?.intValue ?? 0)"
+    }
+
+    /// A clip's length and size from its header, and its poster (its first frame, small),
+    /// kept until the file changes. A file that is no clip SketchEase can read throws
+    /// `MediaError`, naming it and why.
+    func clipInfo(_ entry: Entry) throws -> (summary: ClipSummary, poster: [UInt8]) {
+        let stamp = Self.stamp(entry.file.path)
+        if let cached = clipInfos.withLock({ $0[entry.id] }), cached.stamp == stamp { return (cached.summary, cached.poster) }
+        let (summary, poster) = try Self.probe(clip: entry.file.path, pixelLimit: settings.pixelLimit)
+        clipInfos.withLock { $0[entry.id] = (stamp, summary, poster) }
+        return (summary, poster)
+    }
+
+    /// Reads a clip's header and decodes its first frame.
+    static func probe(clip path: String, pixelLimit: Int) throws -> (ClipSummary, [UInt8]) {
+        let reader = try MediaReader(MediaSource(path: path), pixelLimit: pixelLimit)
+        var first: VideoFrame?
+        while first == nil, let item = try reader.next() { if case .frame(let f) = item { first = f } }
+        guard let first else {
+            throw MediaError(path: path, reason: reader.damage.readError.map { .corrupt($0) } ?? .corrupt("no video frames could be decoded"))
+        }
+        let (pixels, width, height) = FrameScaler().rgb(of: first, maxSide: thumbnailSide)
+        let poster = try VipsImage.fromPixels(pixels, width: width, height: height, bands: 3).encoded(as: ".jpg[Q=82,strip]")
+        let video = reader.video
+        return (ClipSummary(duration: video.duration, width: video.width, height: video.height, frames: video.estimatedFrames), poster)
     }
 
     /// Saves an uploaded photo (or camera picture) in the upload folder under a safe, unused
@@ -89,16 +127,24 @@ final class PhotoLibrary: Sendable {
         }
         defer { try? FileManager.default.removeItem(atPath: temporary) }
         let loader: String
-        do {
-            try Photo.inspect(path: temporary, pixelLimit: settings.pixelLimit)
-            _ = try Photo.load(path: temporary, pixelLimit: settings.pixelLimit)
-            loader = (try? VipsImage.load(path: temporary).loader) ?? ""
-        } catch let error as PhotoError {
-            throw UploadRefusal(status: error.reason.isTooLarge ? 413 : 422, description: "\(safe): \(error.reasonText)")
+        if ClipFiles.isClip(safe) {
+            // A clip: its header read and its first frame decoded, as the strip's poster is made.
+            do { _ = try Self.probe(clip: temporary, pixelLimit: settings.pixelLimit) } catch let error as MediaError {
+                throw UploadRefusal(status: 422, description: "\(safe): \(error.reasonText)")
+            }
+            loader = ""
+        } else {
+            do {
+                try Photo.inspect(path: temporary, pixelLimit: settings.pixelLimit)
+                _ = try Photo.load(path: temporary, pixelLimit: settings.pixelLimit)
+                loader = (try? VipsImage.load(path: temporary).loader) ?? ""
+            } catch let error as PhotoError {
+                throw UploadRefusal(status: error.reason.isTooLarge ? 413 : 422, description: "\(safe): \(error.reasonText)")
+            }
         }
         var final = safe
         let suffix = (safe as NSString).pathExtension.lowercased()
-        if !InputCollector.imageSuffixes.contains(suffix) { final += "." + Self.suffix(forLoader: loader) }
+        if !InputCollector.imageSuffixes.contains(suffix) && !ClipFiles.isClip(safe) { final += "." + Self.suffix(forLoader: loader) }
         let path = Self.unusedPath(in: folder, for: final)
         do {
             try FileManager.default.moveItem(atPath: temporary, toPath: path)

@@ -128,4 +128,11 @@ struct PhotoSummary: Encodable, Sendable {
     var folder: String
     /// Whether it has a saved session (edited here or at the `edit` prompt).
     var edited: Bool
+    /// "photo" or "clip".
+    var kind = "photo"
+    /// A clip's length in seconds, size and frame count (from its header).
+    var duration: Double?
+    var width: Int?
+    var height: Int?
+    var frames: Int?
 }

@@ -111,7 +111,7 @@ struct RequestGuard<Context: RequestContext>: RouterMiddleware {
         headers[HTTPField.Name("X-Frame-Options")!] = "DENY"
         headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
         headers[HTTPField.Name("Cross-Origin-Resource-Policy")!] = "same-origin"
-        headers[HTTPField.Name("Permissions-Policy")!] = "camera=(self), microphone=()"
+        headers[HTTPField.Name("Permissions-Policy")!] = "camera=(self), microphone=(self)"
         if headers[.cacheControl] == nil { headers[.cacheControl] = "no-store" }
     }
 }

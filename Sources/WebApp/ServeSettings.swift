@@ -22,8 +22,11 @@ public struct ServeSettings: Sendable {
     public var pixelLimit: Int
     /// Uploads larger than this many bytes are refused.
     public var uploadLimit: Int
-    /// The style a face gets when one is picked without choosing (the first click).
+    /// The style a face gets when one is picked without choosing (the first click), and every
+    /// face live until it is tapped and given another.
     public var defaultStyle: FaceStyle
+    /// Open the page straight into Live (the camera, styled as it films).
+    public var live = false
 
     public static let loopback = ["127.0.0.1", "::1"]
     /// Tried first when no port is given, so the address stays the same from run to run.

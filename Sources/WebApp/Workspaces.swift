@@ -17,6 +17,7 @@ actor Workspaces {
 
     /// The photo open, opening it if needed; with `displaySide`, its previews at that size.
     func workspace(for entry: PhotoLibrary.Entry, displaySide: Int? = nil) async throws -> Workspace {
+        if entry.isClip { throw APIError(status: .badRequest, message: "\(entry.id) is a clip: open it with /api/clip/open") }
         let side = displaySide ?? Self.defaultDisplaySide
         let task: Task<Workspace, any Error>
         if let existing = open[entry.id] {

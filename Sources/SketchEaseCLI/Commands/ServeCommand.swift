@@ -6,7 +6,7 @@ import WebApp
 struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Edit photos in your browser: click a face, pick a style, drag its box.",
+        abstract: "Edit photos and clips in your browser, or style the camera live: click a face, pick a style.",
         discussion: """
             Serves a local web app for the photos in the given folders (walked recursively; \
             default: this folder) and prints its address, with a secret token that every \
@@ -15,9 +15,13 @@ struct ServeCommand: ParsableCommand {
             edits are saved as you go in OUT/.sketchease/<name>.sketchease.json, the same session \
             files as `sketchease edit`, so a photo can move between the two (photos in \
             sub-folders: `edit --recursive`). Uploaded photos and camera pictures are kept in \
-            OUT/uploads/. Stop it with Ctrl+C.
+            OUT/uploads/. Clips are listed beside the photos: opened, their tracks are styled \
+            as at `edit clip.mp4` (the same session), played and scrubbed, and exported to \
+            OUT/<name>.mp4 as `video` writes them. Live (or --live) styles the camera's faces \
+            as it films and records to OUT/live-<time>.mp4. Stop it with Ctrl+C.
               sketchease serve photos/ --out out/
               sketchease serve --open
+              sketchease serve --live
             """
     )
 
@@ -40,6 +44,9 @@ struct ServeCommand: ParsableCommand {
     @Flag(help: "Also open the page in the default browser (xdg-open).")
     var open = false
 
+    @Flag(help: "Open the page straight into Live: the camera, every face drawn in its style as it films (tap a face to pick another).")
+    var live = false
+
     @Option(help: ArgumentHelp("Refuse uploads larger than this many megabytes.", valueName: "MB"))
     var maxUpload: Int = ServeSettings.defaultUploadLimit / 1_000_000
 
@@ -57,10 +64,12 @@ struct ServeCommand: ParsableCommand {
         let missing = inputs.filter { !FileManager.default.fileExists(atPath: $0) }
         for path in missing { Terminal.error("\(path): no such file or folder") }
         guard missing.count < inputs.count else { throw ExitCode.failure }
-        let settings = ServeSettings(
+        var options = ServeSettings(
             inputs: inputs, outputFolder: out, hosts: hosts.isEmpty ? ServeSettings.loopback : hosts, port: port,
             detection: detection.options, render: try style.renderOptions(), export: export.options(overwrite: true),
             pixelLimit: limits.maxPixels, uploadLimit: maxUpload * 1_000_000, defaultStyle: try style.style())
+        options.live = live
+        let settings = options
         let server: EditorServer
         do {
             server = try EditorServer(settings: settings, detector: try detection.openDetector()) { Terminal.printErr("serve: " + $0) }

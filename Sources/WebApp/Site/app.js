@@ -6,8 +6,14 @@ import { Stage } from './stage.js';
 import { Panel } from './panel.js';
 import { Strip } from './strip.js';
 import { Camera } from './camera.js';
+import { ClipEditor } from './clip.js';
+import { Live } from './live.js';
 
 const app = {
+  /** 'photo' or 'clip': what the stage, panel and buttons work on. */
+  mode: 'photo',
+  /** The clip open (its state from the server), in clip mode. */
+  clip: null,
   library: null,
   state: null,
   selected: [],
@@ -20,26 +26,38 @@ const app = {
 // For the browser tests and the curious: the state and the measured preview times.
 window.sketchease = app;
 
+// In clip mode the same stage, panel and buttons work on the clip's tracks (clip.js).
+const inClip = () => app.mode === 'clip' && clips.active;
+
 const stage = new Stage({
-  select: (id, additive) => select(id, additive),
-  clear: () => select(null),
-  move: (id, dx, dy) => edit({ kind: 'move', face: id, dx, dy }),
-  resize: (id, width, height) => edit({ kind: 'resize', face: id, width, height }),
-  draw: (box) => addBox(box),
+  select: (id, additive) => (inClip() ? clips.selectTrack(id, additive) : select(id, additive)),
+  clear: () => (inClip() ? clips.selectTrack(null) : select(null)),
+  move: (id, dx, dy) => (inClip() ? clips.move(id, dx, dy) : edit({ kind: 'move', face: id, dx, dy })),
+  resize: (id, width, height) => (inClip() ? clips.resize(id, width, height) : edit({ kind: 'resize', face: id, width, height })),
+  draw: (box) => (inClip() ? clips.addBox(box) : addBox(box)),
   split: (percent) => { stage.setSplit(percent); $('split').value = Math.round(percent); },
 });
 
 const panel = new Panel({
-  choose: (filter) => chooseStyle(filter),
-  tryParameters: (style) => tryStyle(style),
-  setParameters: (style) => setStyle(style),
-  applyAll: () => applyToAll(),
-  clearStyle: () => edit({ kind: 'unstyle', faces: app.selected }),
-  deleteFaces: () => deleteSelected(),
+  choose: (filter) => (inClip() ? clips.chooseStyle(filter) : chooseStyle(filter)),
+  tryParameters: (style) => (inClip() ? clips.tryStyle(style) : tryStyle(style)),
+  setParameters: (style) => (inClip() ? clips.setStyle(style) : setStyle(style)),
+  applyAll: () => (inClip() ? clips.applyToAll() : applyToAll()),
+  clearStyle: () => (inClip() ? clips.clearStyle() : edit({ kind: 'unstyle', faces: app.selected })),
+  deleteFaces: () => (inClip() ? clips.removeTracks() : deleteSelected()),
 });
 
-const strip = new Strip({ open: (id) => openPhoto(id), upload: (files) => uploadFiles(files) });
+const strip = new Strip({ open: (id) => openEntry(id), upload: (files) => uploadFiles(files) });
 const camera = new Camera({ captured: (file) => uploadFiles([file]), failed: (message) => toast(message, { error: true }) });
+const live = new Live(app);
+const clips = new ClipEditor(app, { stage, panel, strip, busy: (on, text) => busy(on, text), setButton: (id, on, title) => setButton(id, on, title) });
+
+/** Opens a photo or a clip from the strip. */
+function openEntry(id) {
+  const entry = app.library?.photos.find((p) => p.id === id);
+  if (entry?.kind === 'clip') clips.open(id);
+  else openPhoto(id);
+}
 
 // MARK: - Opening photos
 
@@ -51,19 +69,24 @@ async function start() {
     return;
   }
   panel.setFilters(app.library.filters);
+  live.setFilters(app.library.filters);
+  live.setPhotos(app.library.photos);
+  if (app.library.live || location.hash === '#live') live.open();
   strip.show(app.library.photos);
   for (const problem of app.library.problems) toast(problem, { error: true });
-  const wanted = decodeURIComponent(location.hash.replace(/^#photo=/, ''));
-  const first = app.library.photos.find((p) => p.id === wanted) || app.library.photos[0];
-  if (first) openPhoto(first.id);
+  if (app.library.live || location.hash === '#live') return;
+  const wanted = decodeURIComponent(location.hash.replace(/^#(photo|clip)=/, ''));
+  const first = app.library.photos.find((p) => p.id === wanted) || app.library.photos.find((p) => p.kind !== 'clip') || app.library.photos[0];
+  if (first) openEntry(first.id);
 }
 
 async function openPhoto(id) {
-  if (app.state?.photo === id) return;
+  if (app.mode === 'photo' && app.state?.photo === id) return;
   busy(true, 'Opening the photo and finding faces…');
   strip.highlight(id);
   try {
     const state = await api.post('/api/open', { photo: id, side: stage.displaySide });
+    if (app.mode === 'clip') { clips.close(); app.mode = 'photo'; $('delete-face').textContent = 'Delete box'; }
     app.selected = [];
     app.originalURL = null;
     setComparing(false);
@@ -280,8 +303,14 @@ async function simple(path, body = {}) {
   }
 }
 
-const undo = () => { if (app.state?.canUndo) simple('/api/undo'); };
-const redo = () => { if (app.state?.canRedo) simple('/api/redo'); };
+const undo = () => {
+  if (inClip()) { if (app.clip.canUndo) clips.undo(); return; }
+  if (app.state?.canUndo) simple('/api/undo');
+};
+const redo = () => {
+  if (inClip()) { if (app.clip.canRedo) clips.redo(); return; }
+  if (app.state?.canRedo) simple('/api/redo');
+};
 
 async function redetect() {
   busy(true, 'Finding faces…');
@@ -303,6 +332,7 @@ async function setComparing(on) {
 }
 
 async function exportPhoto() {
+  if (inClip()) { clips.export(); return null; }
   if (!app.state) return null;
   busy(true, 'Exporting at full size…');
   try {
@@ -325,6 +355,7 @@ async function exportPhoto() {
 }
 
 async function share() {
+  if (inClip()) { clips.share(); return; }
   if (!app.state) return;
   const state = app.state.exported ? app.state : await exportPhoto();
   if (!state) return;
@@ -358,7 +389,7 @@ async function uploadFiles(files) {
   } catch (error) {
     toast(error.message, { error: true });
   }
-  openPhoto(last.id);
+  openEntry(last.id);
 }
 
 // MARK: - Busy indicator, buttons and keys
@@ -377,7 +408,12 @@ $('share').addEventListener('click', share);
 $('redetect').addEventListener('click', redetect);
 $('threshold').addEventListener('input', (e) => { $('threshold-value').textContent = Number(e.target.value).toFixed(2); });
 $('add-face').addEventListener('click', () => {
-  const { width, height } = app.state;
+  const { width, height } = inClip() ? app.clip : app.state;
+  if (inClip()) {
+    const side = Math.max(16, Math.round(Math.min(width, height) / 5));
+    clips.addBox([Math.round((width - side) / 2), Math.round((height - side) / 2), side, side]);
+    return;
+  }
   const side = Math.max(16, Math.round(Math.min(width, height) / 5));
   addBox([Math.round((width - side) / 2), Math.round((height - side) / 2), side, side]);
 });
@@ -405,10 +441,13 @@ function resizeSelected(factor) {
 document.addEventListener('keydown', (event) => {
   const mod = event.ctrlKey || event.metaKey;
   const key = event.key.toLowerCase();
+  // Live covers the editor: its keys do nothing to the photo or clip under it.
+  if (live.running || !$('live').hidden) { if (key === 'escape') live.close(); return; }
   if (mod && key === 'z') { event.preventDefault(); event.shiftKey ? redo() : undo(); return; }
   if (mod && key === 'y') { event.preventDefault(); redo(); return; }
   if (mod && key === 's') { event.preventDefault(); exportPhoto(); return; }
   const target = event.target;
+  if (inClip()) { clipKeys(event, key, mod); return; }
   if (target.closest('input, select, textarea, dialog') || mod || event.altKey || !app.state) return;
   if (key === 'b') { setComparing($('compare').getAttribute('aria-pressed') !== 'true'); return; }
   if (key === 'escape') { if ($('compare').getAttribute('aria-pressed') === 'true') setComparing(false); else select(null); return; }
@@ -423,10 +462,29 @@ document.addEventListener('keydown', (event) => {
   if (key === 'delete' || key === 'backspace') { event.preventDefault(); deleteSelected(); }
 });
 
+/** Keys on a clip: Space plays or pauses, arrows step a frame (Shift: a second), 1–9 pick a
+ * track, Delete removes the selected ones, Esc selects none. */
+function clipKeys(event, key, mod) {
+  const target = event.target;
+  if (target.closest('select, textarea, dialog') || (target.closest('input') && target.id !== 'scrub') || mod || event.altKey) return;
+  const s = app.clip;
+  if (key === ' ' && !target.closest('button')) { event.preventDefault(); if (clips.playing) clips.pause(); else clips.play(); return; }
+  if (key === 'escape') { clips.selectTrack(null); return; }
+  if (/^[1-9]$/.test(key) && s.tracks.some((t) => t.id === Number(key))) { clips.selectTrack(Number(key), event.shiftKey, true); return; }
+  if ((key === 'delete' || key === 'backspace') && app.selected.length) { event.preventDefault(); clips.removeTracks(); return; }
+  if ((key === 'arrowleft' || key === 'arrowright') && target.id !== 'scrub') {
+    event.preventDefault();
+    clips.pause();
+    const step = event.shiftKey ? Math.max(1, Math.round(s.frameRate)) : 1;
+    clips.seek(clips.frame + (key === 'arrowright' ? step : -step));
+  }
+}
+
 let resizeTimer = 0;
 window.addEventListener('resize', () => {
   clearTimeout(resizeTimer);
   resizeTimer = setTimeout(async () => {
+    if (inClip()) { stage.layout(); return; }
     if (!app.state) return;
     stage.layout();
     try {

@@ -85,7 +85,9 @@ export class Panel {
       img.classList.add('loading');
       img.onload = () => img.classList.remove('loading');
       img.onerror = () => img.classList.remove('loading');
-      img.src = url('/api/sample', { photo: state.photo, face: face.id, style: JSON.stringify(style), side: 176 });
+      img.src = state.kind === 'clip'
+        ? url('/api/clip/sample', { clip: state.photo, track: face.id, style: JSON.stringify(style), side: 176 })
+        : url('/api/sample', { photo: state.photo, face: face.id, style: JSON.stringify(style), side: 176 });
     }
   }
 

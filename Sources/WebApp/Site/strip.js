@@ -33,7 +33,7 @@ export class Strip {
     this.photos = photos;
     $('thumbs').replaceChildren(...photos.map((photo) => el('li', {}, el('button', {
       type: 'button', class: 'thumb', dataset: { id: photo.id }, title: photo.id,
-      'aria-label': `${photo.name} in ${photo.folder}${photo.edited ? ', edited' : ''}`,
+      'aria-label': `${photo.kind === 'clip' ? `Clip ${photo.name}, ${lengthText(photo.duration)}` : photo.name} in ${photo.folder}${photo.edited ? ', edited' : ''}`,
       'aria-current': photo.id === this.current ? 'true' : 'false',
       onclick: () => this.on.open(photo.id),
     },
@@ -41,6 +41,7 @@ export class Strip {
       src: url('/api/thumbnail', { photo: photo.id }), alt: '', loading: 'lazy', draggable: 'false',
       onerror: (e) => { e.target.closest('.thumb').classList.add('broken'); e.target.remove(); },
     }),
+    photo.kind === 'clip' ? el('span', { class: 'length', title: `clip, ${lengthText(photo.duration)}` }, filmIcon(), lengthText(photo.duration)) : null,
     photo.edited ? el('span', { class: 'dot', title: 'edited' }) : null,
     el('span', { class: 'name' }, photo.name)))));
     this.highlight(this.current);
@@ -62,4 +63,21 @@ export class Strip {
     const button = $('thumbs').querySelector(`.thumb[data-id="${CSS.escape(id)}"]`);
     if (button && !button.querySelector('.dot')) button.append(el('span', { class: 'dot', title: 'edited' }));
   }
+}
+
+/** A clip's length as the strip shows it: "0:06", "1:15". */
+export function lengthText(seconds) {
+  if (seconds === null || seconds === undefined) return 'clip';
+  const s = Math.round(seconds);
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+}
+
+function filmIcon() {
+  const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+  svg.setAttribute('viewBox', '0 0 24 24');
+  svg.setAttribute('aria-hidden', 'true');
+  const path = document.createElementNS('http://www.w3.org/2000/svg', 'path');
+  path.setAttribute('d', 'M6 4v16l14-8z');
+  svg.append(path);
+  return svg;
 }

@@ -15,8 +15,9 @@ final class WebDriver: @unchecked Sendable {
         FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver") && FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium")
     }
 
-    /// A fresh browser `width`×`height` with a fake camera that needs no permission prompt.
-    init(width: Int = 1400, height: Int = 900, downloads: String) throws {
+    /// A fresh browser `width`×`height` with a fake camera that needs no permission prompt
+    /// (`arguments` adds to chromium's, e.g. `--use-file-for-fake-video-capture=F.y4m`).
+    init(width: Int = 1400, height: Int = 900, downloads: String, arguments: [String] = []) throws {
         self.downloads = downloads
         port = try Self.freePort()
         // chromedriver and the browsers it starts share its process group: quit() ends them all.
@@ -31,7 +32,7 @@ final class WebDriver: @unchecked Sendable {
             "binary": "/usr/bin/chromium",
             "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars",
                      "--window-size=\(width),\(height)", "--force-device-scale-factor=1",
-                     "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream"],
+                     "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream"] + arguments,
             "prefs": ["download.default_directory": downloads, "download.prompt_for_download": false],
         ]
         let capabilities: [String: Any] = ["capabilities": ["alwaysMatch": ["browserName": "chrome", "goog:chromeOptions": options]]]

@@ -1,0 +1,312 @@
+import FFmpeg
+import Foundation
+import SketchEase
+import Synchronization
+import Video
+
+/// One page's live camera: frames arrive one at a time (the page sends the next when the last
+/// came back, so none queue), faces are found and followed with the clip path's `FaceTracker`
+/// (ids stable from frame to frame), and each frame goes back with every face drawn in its
+/// track's style (the default one until a face is tapped and given another).
+///
+/// The tracker holds a few frames back to smooth its boxes (`FaceTracker.lag`: with a
+/// detection on every frame and no fade, 3). Live cannot wait for them: the frame just taken
+/// is sent back at once, its faces where the detector found them on it, each known by the id
+/// of the track the tracker follows it in (`current`).
+final class LiveSession: @unchecked Sendable {
+    let id: String
+    private let lock = NSLock()
+    private var tracker: FaceTracker?
+    private var size = (width: 0, height: 0)
+    private var next = 0
+    /// The faces on the last frame the tracker finished, with their track ids.
+    private var followed: [TrackedFace] = []
+    /// How many frames running each track's face has been on.
+    private var age: [Int: Int] = [:]
+    /// The last frame as taken and as drawn, for Take picture.
+    private var lastFrame: (raw: VipsImage, drawn: VipsImage, faces: [TrackedFace])?
+    /// What the face report says about the faces now, as capture guidance, measured every
+    /// `guidanceEvery` frames.
+    private var guidance: [Guidance] = []
+    static let guidanceEvery = 4
+    private var styles: [Int: FaceStyle?] = [:]
+    private var lastFaces: [TrackedFace] = []
+    private(set) var framesIn = 0
+    private(set) var framesOut = 0
+    private(set) var dropped = 0
+    let defaultStyle: FaceStyle
+    private(set) var render: RenderOptions
+    let detection: DetectionOptions
+    private let detector: OpenCVFaceDetector
+    private let detectorLock: NSLock
+    var lastUsed = Date()
+
+    /// Followed with a detection on every frame and no fade, so that few frames are held back.
+    static let tracking = TrackerSettings(maxMiss: 0.5, fade: 0, detectEvery: 1)
+    /// Frames larger than this many pixels are refused (a 1080p camera is the most a page sends).
+    static let pixelLimit = 1920 * 1080
+
+    init(id: String, settings: ServeSettings, detector: OpenCVFaceDetector, detectorLock: NSLock) {
+        self.id = id
+        defaultStyle = settings.defaultStyle
+        render = settings.render
+        detection = settings.detection
+        self.detector = detector
+        self.detectorLock = detectorLock
+    }
+
+    /// What the page shows next: the styled frame as JPEG, its number, and its faces (frame
+    /// pixels).
+    struct Output: Sendable {
+        var jpeg: [UInt8]
+        var frame: Int
+        var faces: [Face]
+        var guidance: [Guidance]
+    }
+
+    struct Face: Codable, Sendable {
+        var id: Int
+        var box: [Double]
+        var style: String?
+    }
+
+    /// Takes frame `rgba` (the page's canvas pixels, `width`×`height`, at `time` seconds).
+    /// A frame arriving while the one before is still being drawn is dropped (`busy`).
+    func take(rgba: [UInt8], width: Int, height: Int, time: Double) throws -> Output? {
+        guard lock.try() else {
+            dropped += 1
+            throw APIError(status: .tooManyRequests, message: "busy with the frame before: this one was dropped")
+        }
+        defer { lock.unlock() }
+        lastUsed = Date()
+        guard width > 0, height > 0, width * height <= Self.pixelLimit, rgba.count == width * height * 4 else {
+            throw APIError(status: .badRequest, message: "a live frame must be RGBA pixels, at most \(Self.pixelLimit) of them (\(width)×\(height) gives \(width * height * 4) bytes, got \(rgba.count))")
+        }
+        if tracker == nil || size != (width, height) {
+            // A new camera or size: following starts over.
+            tracker = FaceTracker(settings: Self.tracking, frameRate: 15, frameWidth: width, frameHeight: height)
+            size = (width, height)
+            next = 0
+            followed = []
+            guidance = []
+            age = [:]
+        }
+        let image = try VipsImage.fromPixels(rgba, width: width, height: height, bands: 4).extractBands(0, count: 3).inMemory()
+        let grey = try Self.grey(image)
+        var coarse = detection
+        coarse.minFace = 0
+        let found = try detectorLock.withLock { try detector.detect(in: image, options: coarse) }
+        let n = next
+        next += 1
+        framesIn += 1
+        let done = tracker!.add(frame: n, time: time, detections: found, grey: grey)
+        if let last = done.last { followed = last.faces.filter { $0.opacity > 0 } }
+        let faces = Self.current(found, followed: followed)
+        lastFaces = faces
+        framesOut += 1
+        // A face not yet followed (id 0) is left as filmed until it has a track: then it fades in.
+        let styled = faces.compactMap { face -> StyledFace? in
+            guard face.id > 0, let style = style(forTrack: face.id) else { return nil }
+            return StyledFace(box: face.box, style: style, landmarks: face.landmarks, seed: FrameStyler.seed(forTrack: face.id))
+        }
+        // Ages first: a face seen for the first time fades in over `fadeFrames` frames.
+        var ages: [Int: Int] = [:]
+        for face in faces where face.id > 0 { ages[face.id] = (age[face.id] ?? 0) + 1 }
+        age = ages
+        let compositor = FaceCompositor(options: render)
+        var drawn = styled.isEmpty && render.background == nil ? image : try compositor.render(image, faces: styled)
+        let fading = faces.filter { $0.id > 0 && (ages[$0.id] ?? 0) < Self.fadeFrames && style(forTrack: $0.id) != nil }
+        if !fading.isEmpty, render.background == nil {
+            drawn = try Self.fade(drawn, over: image, faces: fading.map { ($0.box, Double(ages[$0.id] ?? 0) / Double(Self.fadeFrames)) },
+                                  reach: compositor.reach)
+        }
+        drawn = try drawn.inMemory()
+        lastFrame = (image, drawn, faces)
+        if n % Self.guidanceEvery == 0 { guidance = try Self.guidance(for: faces, on: image) }
+        return Output(jpeg: try drawn.encoded(as: ".jpg[Q=80,strip]"), frame: n,
+                      faces: faces.map { Face(id: $0.id, box: $0.box.array, style: style(forTrack: $0.id)?.filterID) },
+                      guidance: guidance)
+    }
+
+    /// Green screen: the colour under (`x`, `y`) on the frame shown now is keyed out on every
+    /// frame from now on (its hue measured once, as a clip's is on its first frame), with
+    /// `picture` (a served photo's file) or white behind; nil turns it off.
+    func setGreenScreen(pick: (x: Double, y: Double)?, picture: String?) throws {
+        try lock.withLock {
+            guard let pick else { render.background = nil; return }
+            guard let raw = lastFrame?.raw else { throw APIError(status: .conflict, message: "no frame yet: start Live first") }
+            var parameters: [String: String] = ["pick": "\(Int(pick.x.rounded())),\(Int(pick.y.rounded()))"]
+            if let picture { parameters["image"] = picture }
+            let json = try JSONSerialization.data(withJSONObject: ["filter": "chroma", "parameters": parameters])
+            var style = try JSONDecoder().decode(FaceStyle.self, from: json)
+            guard let chroma = (try? FilterRegistry.standard.filter("chroma")) as? ChromaKeyFilter else {
+                throw APIError(status: .internalServerError, message: "no chroma style")
+            }
+            style.settings = try chroma.resolvingPick(style.settings, in: raw)
+            render.background = style
+        }
+    }
+
+    /// Frames a face takes to fade in when it first appears (a quarter of a second at 15 fps).
+    static let fadeFrames = 4
+
+    /// `drawn` blended back towards `original` where faces are still fading in: each face's
+    /// reach at its opacity (0...1).
+    static func fade(_ drawn: VipsImage, over original: VipsImage, faces: [(box: FaceBox, opacity: Double)],
+                     reach: (FaceBox) -> FaceBox) throws -> VipsImage {
+        var mask = try VipsImage.solid(width: drawn.width, height: drawn.height, pixel: [255])
+        for (box, opacity) in faces {
+            let r = reach(box)
+            let x0 = max(0, Int(r.x.rounded(.down))), y0 = max(0, Int(r.y.rounded(.down)))
+            let x1 = min(drawn.width, Int(r.maxX.rounded(.up))), y1 = min(drawn.height, Int(r.maxY.rounded(.up)))
+            guard x1 > x0, y1 > y0 else { continue }
+            let tile = try VipsImage.solid(width: x1 - x0, height: y1 - y0, pixel: [max(0, min(255, (opacity * 255).rounded()))])
+            mask = try mask.inserting(tile, x: x0, y: y0)
+        }
+        return try mask.cast("uchar").ifThenElse(drawn, original, blend: true).cast("uchar")
+    }
+
+    /// Capture guidance, as a skin-tone capture app prompts its user: the face report's checks
+    /// on the faces of a frame, each as a short instruction.
+    struct Guidance: Codable, Sendable, Equatable {
+        var face: Int
+        var kind: String
+        var say: String
+        var detail: String
+    }
+
+    static func guidance(for faces: [TrackedFace], on image: VipsImage) throws -> [Guidance] {
+        guard !faces.isEmpty else { return [] }
+        let photo = try Photo(image: image)
+        let assessments = try FaceReport.analyse(photo: photo, faces: faces.map { DetectedFace(box: $0.box, score: $0.score, landmarks: $0.landmarks) })
+        return zip(faces, assessments).flatMap { face, assessment in
+            assessment.warnings.map { w in
+                let say = switch w.kind {
+                case .tooSmall: "move closer"
+                case .cutOff: "face cut off"
+                case .unevenLighting: "light is uneven"
+                case .blurred: "hold still"
+                case .rotated: "hold your head straight"
+                }
+                return Guidance(face: face.id, kind: w.kind.rawValue, say: say, detail: w.message)
+            }
+        }
+    }
+
+    /// Take picture: the frame as drawn now, written to `OUT/live-<time>.png`, and its face
+    /// report (measured on the frame as taken) beside it as `.report.json`.
+    func takePicture(outputFolder: String) throws -> Still {
+        let (frame, ids) = try lock.withLock { () throws -> ((raw: VipsImage, drawn: VipsImage, faces: [TrackedFace]), [Int]) in
+            guard let last = lastFrame else { throw APIError(status: .conflict, message: "no frame yet: start Live first") }
+            return (last, last.faces.map(\.id))
+        }
+        let name = (PhotoLibrary.unusedPath(in: outputFolder, for: "live-\(Self.stamp()).png") as NSString).lastPathComponent
+        let path = (outputFolder as NSString).appendingPathComponent(name)
+        try ImageExporter.write(frame.drawn, to: path, options: ExportOptions(overwrite: false))
+        var assessments = try FaceReport.analyse(photo: try Photo(image: frame.raw),
+                                                 faces: frame.faces.map { DetectedFace(box: $0.box, score: $0.score, landmarks: $0.landmarks) })
+        for i in assessments.indices where i < ids.count { assessments[i].index = ids[i] }
+        let report = (path as NSString).deletingPathExtension + ".report.json"
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        try encoder.encode(assessments).write(to: URL(fileURLWithPath: report))
+        return Still(output: path, name: name, report: report, faces: assessments.count,
+                     warnings: assessments.flatMap { a in a.warnings.map { "face \(a.index): \($0.message)" } })
+    }
+
+    struct Still: Encodable, Sendable {
+        var output: String
+        var name: String
+        var report: String
+        var faces: Int
+        var warnings: [String]
+    }
+
+    /// "2026-11-25-143012": local time, for file names.
+    static func stamp() -> String {
+        let formatter = DateFormatter()
+        formatter.dateFormat = "yyyy-MM-dd-HHmmss"
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        return formatter.string(from: Date())
+    }
+
+    /// The faces on the frame just taken: where the detector found them on it, each with the
+    /// id of the track it belongs to (the tracker's, which it gives a few frames late, once it
+    /// has smoothed them); a face the detector missed this once stays where it was followed.
+    /// A face too new to have a track yet has id 0 (and is not drawn in a style).
+    static func current(_ found: [DetectedFace], followed: [TrackedFace]) -> [TrackedFace] {
+        var out: [TrackedFace] = []
+        var taken = Set<Int>()
+        for face in found {
+            let best = followed.filter { !taken.contains($0.id) }.max { $0.box.iou(face.box) < $1.box.iou(face.box) }
+            if let best, best.box.iou(face.box) >= 0.2 {
+                taken.insert(best.id)
+                out.append(TrackedFace(id: best.id, box: face.box, landmarks: face.landmarks, score: face.score ?? 1, detected: true))
+            } else {
+                out.append(TrackedFace(id: 0, box: face.box, landmarks: face.landmarks, score: face.score ?? 1, detected: true))
+            }
+        }
+        out += followed.filter { !taken.contains($0.id) && $0.opacity >= 1 }
+        return out
+    }
+
+    private func style(forTrack id: Int) -> FaceStyle? {
+        if let chosen = styles[id] { return chosen }
+        return defaultStyle
+    }
+
+    /// A face's style from now on (nil: left as filmed).
+    func setStyle(_ style: FaceStyle?, forTrack id: Int) {
+        lock.withLock { styles[id] = .some(style) }
+    }
+
+    struct State: Encodable {
+        var session: String
+        var framesIn: Int
+        var framesOut: Int
+        var dropped: Int
+        var faces: [Face]
+    }
+
+    var state: State {
+        lock.withLock {
+            State(session: id, framesIn: framesIn, framesOut: framesOut, dropped: dropped,
+                  faces: lastFaces.map { Face(id: $0.id, box: $0.box.array, style: style(forTrack: $0.id)?.filterID) })
+        }
+    }
+
+    /// The frame's grey copy, at most `ClipRenderer.motionSide`-like 480 pixels long, for motion.
+    static func grey(_ image: VipsImage) throws -> GreyPlane {
+        let scale = min(1, 480 / Double(max(image.width, image.height)))
+        var small = scale < 1 ? try image.resize(scale: scale) : image
+        small = try small.colourspace("b-w").extractBands(0, count: 1).cast("uchar")
+        return GreyPlane(pixels: try small.pixels(), width: small.width, height: small.height, scale: Double(small.width) / Double(image.width))
+    }
+}
+
+/// The live sessions of the pages open, by the id each page makes for itself; the few used
+/// last are kept.
+final class LiveSessions: Sendable {
+    private let table = Mutex<[String: LiveSession]>([:])
+    let settings: ServeSettings
+    let detector: OpenCVFaceDetector
+    let detectorLock = NSLock()
+    static let capacity = 4
+
+    init(settings: ServeSettings, detector: OpenCVFaceDetector) {
+        self.settings = settings; self.detector = detector
+    }
+
+    func session(_ id: String) throws -> LiveSession {
+        guard !id.isEmpty, id.count <= 64, id.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }) else {
+            throw APIError(status: .badRequest, message: "expected ?session=… (letters, digits and dashes)")
+        }
+        return table.withLock { table in
+            if let found = table[id] { return found }
+            if table.count >= Self.capacity, let oldest = table.values.min(by: { $0.lastUsed < $1.lastUsed }) { table[oldest.id] = nil }
+            let made = LiveSession(id: id, settings: settings, detector: detector, detectorLock: detectorLock)
+            table[id] = made
+            return made
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// A clip in a real browser (Debian's chromium, headless): opened from the strip, a track
+/// styled from the tracks' sheet, scrubbed, played, exported with the progress shown and
+/// downloaded. (That the session is the one `edit clip.mp4` resumes, both ways, is checked in
+/// `ClipRouteTests` on the 640×360 scene.)
+///
+/// Screenshots go where `BrowserTests` puts them; the time from each scrub to its frame on
+/// screen (a 1080p clip, three styled tracks) to `timings-clip.json` there.
+@Suite(.serialized, .enabled(if: WebDriver.isAvailable, "needs chromium and chromium-driver (scripts/setup.sh)"))
+struct ClipBrowserTests {
+    func number(_ value: Any) -> Double { (value as? Double) ?? Double((value as? Int) ?? -1) }
+
+    @Test func aPersonOpensAClipStylesATrackScrubsAndExports() throws {
+        let (folder, clip) = try ClipRouteTests.clipFolder("clip-browser", width: 1920, height: 1080, seconds: 2)
+        let out = try TestAssets.temporaryFolder("clip-browser-out")
+        let downloads = try TestAssets.temporaryFolder("clip-downloads")
+        let server = try ServerProcess([folder, "--out", out])
+        defer { server.stop() }
+        let browser = try WebDriver(downloads: downloads)
+        defer { browser.quit() }
+        let shots = BrowserTests.screenshots
+
+        // The strip shows the clip with its length; opening it shows its tracks and frame 1.
+        try browser.open(server.url)
+        try browser.wait("the strip", for: "return document.querySelector('.thumb .length')?.textContent === '0:02'")
+        try browser.click(".thumb[data-id='\(clip)']")
+        try browser.wait("the clip", for: "return window.sketchease.clip?.name === 'walk.mp4' && window.sketchease.shownFrame === 0", timeout: 180)
+        try browser.wait("the tracks' sheet", for: "return [...document.querySelectorAll('#tracks img')].every(i => i.complete && i.naturalWidth > 0)")
+        let tracks = try browser.script("return window.sketchease.clip.tracks.map(t => t.id)") as? [Int] ?? []
+        #expect(tracks.count >= 3, "\(tracks)")
+        #expect(try browser.script("return document.querySelectorAll('#tracks .track').length") as? Int == tracks.count)
+        try browser.screenshot(to: shots + "/clip-opened.png")
+
+        // Track 2 from the sheet: the picker shows it in every style; pencil.
+        try browser.click(".track[data-id='2']")
+        try browser.wait("track 2 selected", for: "return document.getElementById('face-heading').textContent === 'Track 2'")
+        try browser.wait("style samples", for: "return [...document.querySelectorAll('img.sample')].every(i => i.complete && i.naturalWidth > 0 && !i.classList.contains('loading'))")
+        try browser.click(".style[data-filter='pencil']")
+        try browser.wait("pencil on track 2", for: "return window.sketchease.clip.tracks.find(t => t.id === 2).style?.filter === 'pencil'")
+        try browser.wait("its frame", for: "return window.sketchease.timings.some(t => t.kind === 'change')")
+        try browser.screenshot(to: shots + "/clip-styled.png")
+
+        // All tracks styled, then scrubbed: each frame shows with its faces drawn.
+        try browser.click("#apply-all")
+        try browser.wait("all styled", for: "return window.sketchease.clip.tracks.every(t => t.style?.filter === 'pencil')")
+        let frames = [12, 40, 25, 55, 5, 33, 48, 19]
+        for n in frames {
+            try browser.script("const s = document.getElementById('scrub'); s.value = arguments[0]; s.dispatchEvent(new Event('input'))", [n])
+            try browser.wait("frame \(n)", for: "return window.sketchease.shownFrame === \(n)")
+        }
+        #expect(try browser.script("return document.getElementById('clip-time').textContent") as? String == "0:00.6 / 0:02.0 · frame 20 of 60")
+        try browser.screenshot(to: shots + "/clip-scrubbed.png")
+
+        // Play: frames follow one another (those not drawn in time skipped) and it stops on the last.
+        try browser.click("#play")
+        try browser.wait("playing", for: "return window.sketchease.timings.filter(t => t.kind === 'play').length >= 2", timeout: 60)
+        try browser.wait("the end", for: "return document.getElementById('play').getAttribute('aria-pressed') === 'false' && window.sketchease.shownFrame === 59", timeout: 90)
+
+        // Export: the progress, then the file (sound kept) and its download.
+        try browser.click("#export")
+        try browser.wait("the progress", for: "return document.getElementById('export-dialog').open && /Frame \\d+ of 60/.test(document.getElementById('export-text').textContent)", timeout: 120)
+        try browser.screenshot(to: shots + "/clip-exporting.png")
+        try browser.wait("the export", for: "return window.sketchease.exportProgress?.status === 'done'", timeout: 600)
+        try browser.screenshot(to: shots + "/clip-exported.png")
+        let exported = try Data(contentsOf: URL(fileURLWithPath: out + "/walk.mp4"))
+        var downloaded: Data?
+        for _ in 0..<200 {
+            downloaded = FileManager.default.contents(atPath: downloads + "/walk.mp4")
+            if downloaded == exported { break }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        #expect(downloaded == exported, "the browser downloaded the export")
+        let streams = try TestClips.ffprobe(["-show_entries", "stream=codec_type", "-of", "csv=p=0", out + "/walk.mp4"])
+        #expect(streams.split(separator: "\n").sorted() == ["audio", "video"])
+
+        let timings = try browser.script("return window.sketchease.timings") as? [[String: Any]] ?? []
+        try JSONSerialization.data(withJSONObject: ["clip": "1920×1080, 3+ styled tracks", "timings": timings], options: [.prettyPrinted])
+            .write(to: URL(fileURLWithPath: shots + "/timings-clip.json"))
+        let scrubs = timings.filter { $0["kind"] as? String == "scrub" }.map { number($0["ms"] ?? 0) }.dropFirst().sorted()
+        if !scrubs.isEmpty {
+            print("1080p clip, scrub to frame on screen: median \(scrubs[scrubs.count / 2]) ms (max \(scrubs.last!), n=\(scrubs.count)); screenshots in \(shots)")
+        }
+        #expect(scrubs.count >= frames.count - 1)
+    }
+}

@@ -1,0 +1,271 @@
+import Foundation
+import Testing
+import TestSupport
+import Vips
+
+/// Live: frames in, styled frames out, faces followed and styled per face; over HTTP as the
+/// page sends them, and in headless Chromium with a fake camera playing a Y4M made here from
+/// the example photos (`--use-file-for-fake-video-capture`).
+@Suite(.serialized) struct LiveTests {
+    /// examples/group.jpg at 640 pixels wide, letterboxed to 640×480: three faces.
+    static func groupFrame() throws -> VipsImage {
+        let group = try VipsImage.load(path: TestAssets.group).extractBands(0, count: 3)
+        let small = try group.resize(scale: 640 / Double(group.width))
+        let top = (480 - small.height) / 2
+        return try VipsImage.solid(width: 640, height: 480, pixel: [0, 0, 0]).inserting(small, x: 0, y: top).inMemory()
+    }
+
+    static func rgba(_ image: VipsImage) throws -> Data {
+        let rgb = try image.pixels()
+        var out = Data(capacity: rgb.count / 3 * 4)
+        for i in stride(from: 0, to: rgb.count, by: 3) { out.append(contentsOf: [rgb[i], rgb[i + 1], rgb[i + 2], 255]) }
+        return out
+    }
+
+    static func faces(_ response: RawHTTP.Response) -> [[String: Any]] {
+        guard let text = response.header("X-SketchEase-Faces") else { return [] }
+        return (try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]]) ?? []
+    }
+
+    @Test func greenScreenKeysTheTappedColourAndPutsAServedPhotoBehind() throws {
+        let folder = try TestAssets.temporaryFolder("live-green")
+        try FileManager.default.copyItem(atPath: TestAssets.graceHopper, toPath: folder + "/hopper.jpg")
+        let out = try TestAssets.temporaryFolder("live-green-out")
+        let server = try ServerProcess([folder, "--out", out])
+        defer { server.stop() }
+        // The group photo in front of a green screen.
+        let group = try VipsImage.load(path: TestAssets.group).extractBands(0, count: 3)
+        let small = try group.resize(scale: 480 / Double(group.width))
+        let frame = try VipsImage.solid(width: 640, height: 480, pixel: [0, 177, 64]).inserting(small, x: 80, y: 120).inMemory()
+        let body = try Self.rgba(frame)
+        for n in 0..<2 { #expect(try send(server, body, session: "green", n: n).status == 200) }
+        let label = (folder as NSString).lastPathComponent
+        let keyed = try server.post("/api/live/green", json: ["session": "green", "pick": [20, 20], "photo": label + "/hopper.jpg"])
+        #expect(keyed.status == 200, "\(keyed.text)")
+        let drawn = try ClipRouteTests.picture(try send(server, body, session: "green", n: 2))
+        let plain = try frame.pixels()
+        let screen = ClipRouteTests.difference(plain, drawn.pixels, width: 640, in: (0, 0, 640, 100))
+        let photo = ClipRouteTests.difference(plain, drawn.pixels, width: 640, in: (100, 140, 60, 40))
+        #expect(screen > 60, "the green is replaced (mean change \(screen))")
+        #expect(photo < 9, "the photo in front is kept (mean change \(photo))")
+        // A clip or a file outside the folders cannot be put behind; off again: as filmed.
+        #expect(try server.post("/api/live/green", json: ["session": "green", "pick": [20, 20], "photo": "/etc/passwd"]).status == 403)
+        #expect(try server.post("/api/live/green", json: ["session": "green", "pick": NSNull(), "photo": NSNull()]).status == 200)
+        let again = try ClipRouteTests.picture(try send(server, body, session: "green", n: 3))
+        #expect(ClipRouteTests.difference(plain, again.pixels, width: 640, in: (0, 0, 640, 100)) < 6)
+    }
+
+    /// A recording sent in pieces is finished when its pieces stop coming (the page closed
+    /// without a word) and when the server stops (Ctrl+C): an MP4 either way.
+    @Test func aRecordingInPiecesIsFinishedWhenThePageGoesAndWhenTheServerStops() throws {
+        let folder = try TestAssets.temporaryFolder("live-rec")
+        let out = try TestAssets.temporaryFolder("live-rec-out")
+        // What a browser's MediaRecorder sends: WebM, VP8 and Opus.
+        let webm = try TestAssets.temporaryFolder("live-rec-webm") + "/rec.webm"
+        try TestClips.ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=15:duration=2", "-f", "lavfi", "-i", "sine=frequency=440:duration=2",
+                              "-c:v", "libvpx", "-deadline", "realtime", "-b:v", "500k", "-c:a", "libopus", "-shortest", webm])
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: webm))
+        let third = bytes.count / 3
+        let pieces = [bytes.prefix(third), bytes.dropFirst(third).prefix(third), bytes.dropFirst(2 * third)].map { Data($0) }
+        let server = try ServerProcess([folder, "--out", out])
+        func send(_ piece: Data, _ id: String, _ n: Int) throws -> RawHTTP.Response {
+            try RawHTTP.request("POST", port: server.port, path: "/api/live/record/piece?recording=\(id)&piece=\(n)",
+                                headers: ["X-SketchEase-Token": server.token, "Content-Type": "application/octet-stream"], body: piece)
+        }
+        func recordings() -> [String] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: out)) ?? []).filter { $0.hasPrefix("live-") && $0.hasSuffix(".mp4") }
+        }
+        for (n, piece) in pieces.enumerated() { #expect(try send(piece, "gone", n).status == 200) }
+        #expect(try send(pieces[0], "gone", 7).status == 409, "a piece out of order is refused")
+        // The page went away: after ten seconds without a piece, the MP4 is there.
+        for _ in 0..<150 where recordings().isEmpty { Thread.sleep(forTimeInterval: 0.2) }
+        #expect(recordings().count == 1)
+        // Ctrl+C while another is being recorded: it is finished before the server exits.
+        for (n, piece) in pieces.prefix(2).enumerated() { #expect(try send(piece, "stopped", n).status == 200) }
+        server.stop()
+        let made = recordings()
+        #expect(made.count == 2, "\(made)")
+        for name in made {
+            let streams = try TestClips.ffprobe(["-show_entries", "stream=codec_type", "-of", "csv=p=0", out + "/" + name])
+            #expect(streams.split(separator: "\n").sorted() == ["audio", "video"], "\(name): \(streams)")
+        }
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: out + "/.sketchease")) ?? []).allSatisfy { !$0.hasSuffix(".part") })
+    }
+
+    func send(_ server: ServerProcess, _ body: Data, session: String, n: Int, width: Int = 640, height: Int = 480) throws -> RawHTTP.Response {
+        try RawHTTP.request("POST", port: server.port, path: "/api/live/frame?session=\(session)&w=\(width)&h=\(height)&t=\(Double(n) / 15)",
+                            headers: ["X-SketchEase-Token": server.token, "Content-Type": "application/octet-stream"], body: body)
+    }
+
+    @Test func framesComeBackWithEveryFaceStyledAndAFaceRestyledByItself() throws {
+        let folder = try TestAssets.temporaryFolder("live")
+        let out = try TestAssets.temporaryFolder("live-out")
+        let server = try ServerProcess([folder, "--out", out, "--live"])
+        defer { server.stop() }
+        #expect(server.url.hasSuffix("#live"), "serve --live prints the address of Live")
+        #expect(ServerProcess.object(try server.get("/api/library"))["live"] as? Bool == true)
+
+        let frame = try Self.groupFrame()
+        let body = try Self.rgba(frame)
+        var last: RawHTTP.Response?
+        var answers: [RawHTTP.Response] = []
+        for n in 0..<10 {
+            last = try send(server, body, session: "test-1", n: n)
+            #expect(last?.status == 200, "\(last?.text ?? "")")
+            if let last { answers.append(last) }
+        }
+        // Each face is left as filmed until it is followed, then fades in over a few frames.
+        let plainPixels = try frame.pixels()
+        if let hopper = Self.faces(last!).first(where: { $0["id"] as? Int == 2 })?["box"] as? [Any] {
+            let b = hopper.map { ClipRouteTests.number($0) }
+            let inner = (x: Int(b[0] + b[2] * 0.25), y: Int(b[1] + b[3] * 0.25), w: Int(b[2] * 0.5), h: Int(b[3] * 0.5))
+            let changes = try answers.map { ClipRouteTests.difference(plainPixels, try ClipRouteTests.picture($0).pixels, width: 640, in: inner) }
+            #expect(changes[0] < 9, "not styled before it is followed: \(changes)")
+            let final = changes.last!
+            #expect(changes.contains { $0 > 9 && $0 < final * 0.85 }, "partly styled while fading in: \(changes)")
+            #expect(final > 20, "\(changes)")
+        }
+        // Three faces, followed (ids 1–3 once the tracker has confirmed them), in the default style.
+        let faces = Self.faces(last!)
+        #expect(faces.compactMap { $0["id"] as? Int }.sorted() == [1, 2, 3], "\(faces)")
+        #expect(faces.allSatisfy { $0["style"] as? String == "pencil" })
+
+        // Face 2 left as filmed, the others in pencil: only their boxes change.
+        let restyled = try server.post("/api/live/style", json: ["session": "test-1", "track": 2, "style": NSNull()])
+        #expect(restyled.status == 200, "\(restyled.text)")
+        let answer = try send(server, body, session: "test-1", n: 12)
+        let drawn = try ClipRouteTests.picture(answer)
+        let plain = try frame.pixels()
+        for face in Self.faces(answer) {
+            let b = (face["box"] as? [Any] ?? []).map { ClipRouteTests.number($0) }
+            let inner = (x: Int(b[0] + b[2] * 0.25), y: Int(b[1] + b[3] * 0.25), w: Int(b[2] * 0.5), h: Int(b[3] * 0.5))
+            let change = ClipRouteTests.difference(plain, drawn.pixels, width: 640, in: inner)
+            if face["id"] as? Int == 2 {
+                #expect(change < 9, "face 2 is left as filmed, JPEG noise aside (mean change \(change))")
+            } else {
+                #expect(change > 12, "face \(face["id"] ?? "?") is drawn in pencil (mean change \(change))")
+            }
+        }
+
+        // Capture guidance from the face report: the small faces are told to come closer.
+        let guidance = (try? JSONSerialization.jsonObject(with: Data((answer.header("X-SketchEase-Guidance") ?? "[]").utf8)) as? [[String: Any]]) ?? []
+        #expect(guidance.contains { $0["say"] as? String == "move closer" && $0["face"] as? Int == 3 }, "\(guidance)")
+
+        // Take picture: the styled frame and its face report in OUT/.
+        let still = try server.post("/api/live/still", json: ["session": "test-1"])
+        #expect(still.status == 200, "\(still.text)")
+        let saved = ServerProcess.object(still)
+        let png = saved["output"] as? String ?? ""
+        #expect(png.hasPrefix(out + "/live-") && png.hasSuffix(".png") && FileManager.default.fileExists(atPath: png), "\(saved)")
+        let report = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: saved["report"] as? String ?? ""))) as? [[String: Any]] ?? []
+        #expect(report.count == 3, "\(report)")
+        #expect(try VipsImage.load(path: png).width == 640)
+
+        // Bad frames: one line saying what is wrong.
+        let short = try send(server, Data(count: 100), session: "test-1", n: 13)
+        #expect(short.status == 400 && short.error?.contains("RGBA") == true, "\(short.text)")
+        let huge = try send(server, Data(count: 4), session: "test-1", n: 13, width: 10_000, height: 10_000)
+        #expect(huge.status == 413, "\(huge.text)")
+        let odd = try send(server, body, session: "../x", n: 13)
+        #expect(odd.status == 400, "\(odd.text)")
+    }
+
+    @Test(.enabled(if: WebDriver.isAvailable, "needs chromium and chromium-driver"))
+    func liveInChromiumFromAFakeCameraTapAFacePickAStyleAndRecord() throws {
+        let folder = try TestAssets.temporaryFolder("live-browser")
+        try FileManager.default.copyItem(atPath: TestAssets.graceHopper, toPath: folder + "/hopper.jpg")
+        let out = try TestAssets.temporaryFolder("live-browser-out")
+        // The fake camera: the group photo, still, 2 s at 15 fps (Chromium plays it in a loop).
+        let camera = try TestAssets.temporaryFolder("live-camera") + "/group.y4m"
+        try TestClips.ffmpeg(["-loop", "1", "-framerate", "15", "-i", TestAssets.group,
+                              "-vf", "scale=640:-2,pad=640:480:0:(oh-ih)/2,format=yuv420p", "-t", "2", camera])
+        let server = try ServerProcess([folder, "--out", out, "--live"])
+        defer { server.stop() }
+        let downloads = try TestAssets.temporaryFolder("live-downloads")
+        let browser = try WebDriver(downloads: downloads, arguments: ["--use-file-for-fake-video-capture=\(camera)"])
+        defer { browser.quit() }
+        let shots = BrowserTests.screenshots
+
+        // `serve --live` opens straight into Live: the camera's faces come back styled.
+        try browser.open(server.url)
+        try browser.wait("faces live", for: "return window.sketchease.live?.faces.filter(f => f.id > 0).length === 3 && window.sketchease.live.stats.shown >= 5", timeout: 120)
+        Thread.sleep(forTimeInterval: 3)
+        try browser.screenshot(to: shots + "/live.png")
+
+        // Tap face 2, pick ink: that face alone is drawn in ink.
+        try browser.script("document.querySelector(\".live-face[data-id='2']\").click()")
+        try browser.wait("the styles", for: "return !document.getElementById('live-styles').hidden")
+        try browser.click(".live-style[data-filter='ink']")
+        try browser.wait("ink on face 2", for: "return window.sketchease.live.faces.find(f => f.id === 2)?.style === 'ink'", timeout: 60)
+        let shownBefore = number(try browser.script("return window.sketchease.live.stats.shown"))
+        try browser.wait("frames after", for: "return window.sketchease.live.stats.shown >= \(Int(shownBefore) + 3)", timeout: 60)
+        try browser.screenshot(to: shots + "/live-ink.png")
+        #expect((try browser.script("return window.sketchease.live.faces.map(f => f.style)") as? [String])?.sorted() == ["ink", "pencil", "pencil"])
+
+        // In the page: the picture shown against the camera's own, inside each face.
+        let changes = try browser.script("""
+            const canvas = document.getElementById('live-canvas'), video = document.getElementById('live-video');
+            const raw = document.createElement('canvas'); raw.width = canvas.width; raw.height = canvas.height;
+            raw.getContext('2d').drawImage(video, 0, 0, raw.width, raw.height);
+            const a = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+            const b = raw.getContext('2d').getImageData(0, 0, raw.width, raw.height).data;
+            const mean = (x0, y0, w, h) => { let t = 0, n = 0;
+              for (let y = Math.round(y0); y < y0 + h; y++) for (let x = Math.round(x0); x < x0 + w; x++) {
+                const i = (y * canvas.width + x) * 4; for (let c = 0; c < 3; c++) { t += Math.abs(a[i + c] - b[i + c]); n++; } }
+              return t / n; };
+            const faces = window.sketchease.live.faces.filter(f => f.id > 0).map(f => mean(f.box[0] + f.box[2] / 4, f.box[1] + f.box[3] / 4, f.box[2] / 2, f.box[3] / 2));
+            return { faces, wall: mean(0, 0, canvas.width, 40) };
+            """) as? [String: Any] ?? [:]
+        let faceChanges = (changes["faces"] as? [Any] ?? []).map(number)
+        #expect(faceChanges.count == 3 && faceChanges.allSatisfy { $0 > 12 }, "every face drawn in a style: \(changes)")
+        #expect(number(changes["wall"] ?? -1) < 8, "the rest as filmed: \(changes)")
+
+        // Guidance over the picture; Take picture saves the styled frame and its report.
+        try browser.wait("guidance", for: "return [...document.querySelectorAll('#live-guidance li')].some(li => li.textContent.startsWith('move closer'))")
+        try browser.click("#live-still")
+        let still = try browser.wait("the picture", for: "return window.sketchease.still ?? null") as? [String: Any] ?? [:]
+        #expect(FileManager.default.fileExists(atPath: still["output"] as? String ?? "") && FileManager.default.fileExists(atPath: still["report"] as? String ?? ""), "\(still)")
+
+        // Record 3 s with the (fake) microphone: OUT/live-….mp4 with sound, as long as recorded.
+        try browser.click("#live-record")
+        try browser.wait("recording", for: "return document.getElementById('live-record').getAttribute('aria-pressed') === 'true'")
+        Thread.sleep(forTimeInterval: 3)
+        try browser.click("#live-record")
+        let saved = try browser.wait("the recording", for: "return window.sketchease.recording ?? null", timeout: 120) as? [String: Any] ?? [:]
+        let name = saved["name"] as? String ?? ""
+        #expect(name.hasPrefix("live-") && name.hasSuffix(".mp4"), "\(saved)")
+        let recording = out + "/" + name
+        // The sound as the browser recorded it (Opus, which MP4 holds), the pictures as H.264: as `video` writes a clip.
+        let streams = try TestClips.ffprobe(["-show_entries", "stream=codec_type,codec_name", "-of", "csv=p=0", recording])
+        #expect(streams.split(separator: "\n").map { $0.split(separator: ",").last.map(String.init) ?? "" }.sorted() == ["audio", "video"], "\(streams)")
+        #expect(streams.contains("h264,video"), "\(streams)")
+        let length = Double(try TestClips.ffprobe(["-show_entries", "format=duration", "-of", "csv=p=0", recording])
+            .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        #expect(length > 2.5 && length < 4.5, "recorded about 3 s: \(length) s")
+        let times = try TestClips.frameSeconds(recording)
+        #expect(times.count >= 3 && zip(times, times.dropFirst()).allSatisfy { $0 < $1 }, "frames in order: \(times)")
+        try browser.wait("the download link", for: "return !document.getElementById('live-download').hidden")
+        let said = try browser.script("return document.getElementById('toast').textContent") as? String ?? ""
+        #expect(said.hasPrefix("Recorded \(name) ("), "\(said)")
+        let download = try server.get("/api/live/download?name=\(name)")
+        #expect(download.status == 200 && download.body == FileManager.default.contents(atPath: recording))
+        #expect(try server.get("/api/live/download?name=../uploads/x.mp4").status == 400)
+
+        // Phone width.
+        try browser.resize(width: 390, height: 844)
+        // Once the message about the recording has gone (it shows for 3.5 s).
+        Thread.sleep(forTimeInterval: 4)
+        try browser.screenshot(to: shots + "/live-phone.png")
+
+        let stats = try browser.script("const l = window.sketchease.live; return { fps: l.fps, stats: l.stats }") as? [String: Any] ?? [:]
+        try JSONSerialization.data(withJSONObject: ["live": "640×480, 3 faces (pencil, ink)", "stats": stats], options: [.prettyPrinted])
+            .write(to: URL(fileURLWithPath: shots + "/timings-live.json"))
+        let latencies = ((stats["stats"] as? [String: Any])?["latencies"] as? [Any] ?? []).map(number).sorted()
+        if !latencies.isEmpty {
+            print("live 640×480, 3 faces: \(String(format: "%.1f", number(stats["fps"] ?? 0))) fps shown, camera to screen median \(latencies[latencies.count / 2]) ms (n=\(latencies.count)); screenshots in \(shots)")
+        }
+        #expect(((stats["stats"] as? [String: Any])?["dropped"] as? Int ?? -1) >= 0)
+    }
+
+    func number(_ value: Any) -> Double { (value as? Double) ?? Double((value as? Int) ?? -1) }
+}
