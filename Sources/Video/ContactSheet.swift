@@ -26,22 +26,28 @@ final class TrackPictures: Sendable {
         for face in tracked.faces where face.opacity >= 1 && face.id > 0 {
             let inside = face.box.intersection(FaceBox(x: 0, y: 0, width: Double(frame.width), height: Double(frame.height)))
             let quality = face.score * face.box.area.squareRoot() * ((inside?.area ?? 0) / max(face.box.area, 1))
-            // Ties go to the earlier frame, so the choice is the same however frames arrive.
-            let better = table.withLock { kept in
+            // Ties go to the earlier frame, so the choice is the same however frames arrive
+            // (frames come from several workers at once: checked again as it is kept).
+            func better(than kept: [Int: Picture]) -> Bool {
                 guard let k = kept[face.id] else { return true }
                 return quality > k.quality || (quality == k.quality && frame.index < k.frame)
             }
-            guard better else { continue }
-            take(face.id, box: face.box, landmarks: face.landmarks, from: frame, quality: quality)
+            guard table.withLock({ better(than: $0) }), let picture = Self.picture(face.box, landmarks: face.landmarks, from: frame, quality: quality)
+            else { continue }
+            table.withLock { kept in if better(than: kept) { kept[face.id] = picture } }
         }
     }
 
     /// Keeps `box` on `frame` as the picture of `id`.
     func take(_ id: Int, box: FaceBox, landmarks: [Point] = [], from frame: VideoFrame, quality: Double = 0) {
-        guard let region = Region(enclosing: box.grown(by: 1.8), in: (frame.width, frame.height)) else { return }
-        let pixels = frame.rgb(x: region.x, y: region.y, width: region.width, height: region.height)
-        let picture = Picture(pixels: pixels, region: region, box: box, landmarks: landmarks, frame: frame.index, quality: quality)
+        guard let picture = Self.picture(box, landmarks: landmarks, from: frame, quality: quality) else { return }
         table.withLock { $0[id] = picture }
+    }
+
+    static func picture(_ box: FaceBox, landmarks: [Point], from frame: VideoFrame, quality: Double) -> Picture? {
+        guard let region = Region(enclosing: box.grown(by: 1.8), in: (frame.width, frame.height)) else { return nil }
+        let pixels = frame.rgb(x: region.x, y: region.y, width: region.width, height: region.height)
+        return Picture(pixels: pixels, region: region, box: box, landmarks: landmarks, frame: frame.index, quality: quality)
     }
 }
 

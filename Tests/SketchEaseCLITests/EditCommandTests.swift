@@ -89,7 +89,7 @@ import Filters
             "there is no face 9 (faces: 1-3)",
             "unknown filter 'crayon' (available: \(ids))",
             "unknown filter 'pencl' (did you mean 'pencil'? available: \(ids))",
-            "invalid parameter darkness=99: expected 0.5...4 (default 1.6)",
+            "invalid parameter darkness=99: expected 0.5...4 (default 1.3)",
             "'x' is not a number of pixels",
             "'1.5': boxes are set in whole pixels (try 2)",
             "unknown command 'mvoe' (did you mean `move`? type `help` for the list)",

@@ -65,7 +65,7 @@ import TestSupport
             (["kind": "style", "faces": [9], "style": ["filter": "pencil"]], "there is no face 9 (faces: 1-3)"),
             (["kind": "style", "faces": [1], "style": ["filter": "crayon"]], "unknown filter 'crayon'"),
             (["kind": "style", "faces": [1], "style": ["filter": "pencil", "parameters": ["darkness": 99]]],
-             "invalid parameter darkness=99: expected 0.5...4 (default 1.6)"),
+             "invalid parameter darkness=99: expected 0.5...4 (default 1.3)"),
             (["kind": "resize", "face": 1, "width": 1, "height": 50], "invalid box: width and height must be at least 2 pixels"),
             (["kind": "teleport", "face": 1], "unknown edit kind 'teleport'"),
             (["kind": "move", "face": 1], "malformed request (missing \"dx\")"),
