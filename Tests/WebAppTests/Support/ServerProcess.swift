@@ -9,6 +9,10 @@ final class ServerProcess: @unchecked Sendable {
     let token: String
     private let stderrLines = Locked<[String]>([])
     private let stdoutText = Locked<String>("")
+    /// Signalled when each pipe reaches its end: the pipes' handles may be closed only after
+    /// their readability handlers are gone (libdispatch crashed in its event loop when a
+    /// watched descriptor was closed under it and its number reused by another test's pipe).
+    private let outputsEnded = DispatchSemaphore(value: 0)
 
     struct Failure: Error, CustomStringConvertible { var description: String }
 
@@ -21,10 +25,10 @@ final class ServerProcess: @unchecked Sendable {
                                    environment: env, directory: directory)
         let ready = DispatchSemaphore(value: 0)
         let found = Locked<String?>(nil)
-        let outText = stdoutText, errLines = stderrLines
+        let outText = stdoutText, errLines = stderrLines, ended = outputsEnded
         process.standardOutput!.readabilityHandler = { handle in
             let data = handle.availableData
-            if data.isEmpty { handle.readabilityHandler = nil; ready.signal(); return }
+            if data.isEmpty { handle.readabilityHandler = nil; ended.signal(); ready.signal(); return }
             let text = outText.withLock { $0 += String(decoding: data, as: UTF8.self); return $0 }
             if let line = text.split(separator: "\n").first(where: { $0.contains("ready: ") }), found.withLock({ $0 == nil }) {
                 found.withLock { $0 = String(line.split(separator: " ").last!) }
@@ -33,7 +37,7 @@ final class ServerProcess: @unchecked Sendable {
         }
         process.standardError!.readabilityHandler = { handle in
             let data = handle.availableData
-            if data.isEmpty { handle.readabilityHandler = nil; return }
+            if data.isEmpty { handle.readabilityHandler = nil; ended.signal(); return }
             errLines.withLock { $0 += String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init) }
         }
         _ = ready.wait(timeout: .now() + 120)
@@ -41,6 +45,9 @@ final class ServerProcess: @unchecked Sendable {
               let token = components.queryItems?.first(where: { $0.name == "token" })?.value else {
             process.signal(SIGKILL)
             process.wait(timeout: 30)
+            for _ in 0..<2 { _ = ended.wait(timeout: .now() + 5) }
+            process.standardOutput?.readabilityHandler = nil
+            process.standardError?.readabilityHandler = nil
             throw Failure(description: "serve did not start: \(stdoutText.withLock { $0 }) \(stderrLines.withLock { $0 })")
         }
         self.url = url; self.port = port; self.token = token
@@ -56,11 +63,24 @@ final class ServerProcess: @unchecked Sendable {
     }
 
     func stop() {
-        guard process.isRunning else { return }
-        process.signal(SIGINT)
-        for _ in 0..<100 where process.isRunning { Thread.sleep(forTimeInterval: 0.05) }
-        process.signal(SIGKILL)
-        process.wait(timeout: 30)
+        if process.isRunning {
+            process.signal(SIGINT)
+            for _ in 0..<100 where process.isRunning { Thread.sleep(forTimeInterval: 0.05) }
+            process.signal(SIGKILL)
+            process.wait(timeout: 30)
+        }
+        stopReading()
+    }
+
+    /// Waits (briefly) for both pipes to end, then takes the handlers off them, before the
+    /// handles can close.
+    private var stoppedReading = false
+    private func stopReading() {
+        guard !stoppedReading else { return }
+        stoppedReading = true
+        for _ in 0..<2 { _ = outputsEnded.wait(timeout: .now() + 5) }
+        process.standardOutput?.readabilityHandler = nil
+        process.standardError?.readabilityHandler = nil
     }
 
     deinit { stop() }
