@@ -80,10 +80,7 @@ public struct ClipRenderer: Sendable {
         var backdrop: (@Sendable (Double) throws -> VipsImage)?
         if let background { backdrop = { time in try background.picture(at: time) } }
         let carrier = MatteCarrier(compositor: styler.compositor, longest: Int((2 * reader.video.frameRate.value).rounded()),
-                                   draws: { [registry] id in
-            guard let style = styles.style(forTrack: id) else { return false }
-            return !((try? registry.filter(style.filterID))?.leavesFacesAsTheyAre ?? false)
-        })
+                                   draws: { [compositor = styler.compositor] id in styles.style(forTrack: id).map(compositor.changesPixels) ?? false })
         try run(reader, report: &report, tracks: tracks, stop: stop, progress: progress, backdrop: backdrop, mattes: carrier, style: { [comparing = companion != nil] frame, tracked, backdrop, mattes in
             let before = comparing ? try frame.reference() : nil
             let faces = tracked.faces.compactMap { face in

@@ -43,7 +43,7 @@ public struct FrameStyler: Sendable {
             return
         }
         // Faces left as filmed are not read out at all.
-        let faces = faces.filter { !((try? compositor.registry.filter($0.style.filterID))?.leavesFacesAsTheyAre ?? false) }
+        let faces = faces.filter { compositor.changesPixels($0.style) }
         // Each face's region is read out as far as its style can reach (the photo path's rule).
         let regions = faces.map { Region(enclosing: compositor.reach(of: $0.face.box), in: bounds) }
         for group in Region.overlapGroups(regions) {

@@ -136,11 +136,6 @@ extension VipsImage {
         try VipsCall.image("math2_const", ["in": .image(self), "math2": .nick(function), "c": .doubles(constant)])
     }
 
-    /// Each output band a weighted sum of the input bands: one row of `rows` per output band.
-    public func recombined(_ rows: [[Double]]) throws -> VipsImage {
-        try VipsCall.image("recomb", ["in": .image(self), "m": .image(try VipsImage.matrix(rows))])
-    }
-
     /// Absolute value of each pixel.
     public func absolute() throws -> VipsImage { try VipsCall.image("abs", ["in": .image(self)]) }
 

@@ -108,10 +108,7 @@ public enum ToneMatch {
             self.l = 116 * fy - 16; self.a = 500 * (fx - fy); self.b = 200 * (fy - fz)
         }
 
-        static func linear(_ v: UInt8) -> Double {
-            let c = Double(v) / 255
-            return c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4)
-        }
+        static func linear(_ v: UInt8) -> Double { FaceExposure.linear(Double(v) / 255) }
 
         static func f(_ t: Double) -> Double {
             t > 216.0 / 24389 ? cbrt(t) : t * 841.0 / 108 + 4.0 / 29

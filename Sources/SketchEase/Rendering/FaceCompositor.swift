@@ -63,6 +63,12 @@ public struct FaceCompositor: Sendable {
         }
     }
 
+    /// Whether drawing a face in `style` changes any pixel: not for a style that leaves faces
+    /// as they are (`none`) with nothing drawn around them; such faces are skipped outright.
+    public func changesPixels(_ style: FaceStyle) -> Bool {
+        options.background != nil || !((try? registry.filter(style.filterID))?.leavesFacesAsTheyAre ?? false)
+    }
+
     /// The part of the photo a face's region can cover: the grown box for the ellipse; for the
     /// mattes, the largest head (with its hair), face or person the face box can belong to.
     public func reach(of box: FaceBox) -> FaceBox {
@@ -96,9 +102,8 @@ public struct FaceCompositor: Sendable {
         for face in faces where !styles.contains(face.style) { styles.append(face.style) }
         for style in styles {
             let styled = faces.filter { $0.style == style }
+            guard changesPixels(style) else { continue }
             let filter = try registry.filter(style.filterID)
-            // A face left as photographed, with nothing drawn around it: nothing to do.
-            if filter.leavesFacesAsTheyAre && backdrop == nil { continue }
             let faceSize = styled.map { min($0.box.width, $0.box.height) }.reduce(0, +) / Double(styled.count)
             let regions = styled.map { FaceRegion(box: $0.box, landmarks: $0.landmarks, in: rect) }
             let context = FilterContext(faceSize: max(faceSize, 1), seed: Self.seed(for: styled[0]), faces: regions)
