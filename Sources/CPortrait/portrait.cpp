@@ -12,33 +12,12 @@
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include "common.hpp"
+
 namespace {
 
-void setError(char *error, int size, const char *message) {
-    if (!error || size <= 0) return;
-    std::strncpy(error, message, size - 1);
-    error[size - 1] = '\0';
-}
+using namespace sk;
 
-template <typename Body>
-int guarded(char *error, int size, Body body) {
-    try {
-        body();
-        return 0;
-    } catch (const cv::Exception &e) {
-        setError(error, size, e.what());
-    } catch (const std::exception &e) {
-        setError(error, size, e.what());
-    } catch (...) {
-        setError(error, size, "unknown C++ exception");
-    }
-    return -1;
-}
-
-void checkImage(const void *pixels, int width, int height) {
-    if (!pixels || width <= 0 || height <= 0 || width > 30000 || height > 30000)
-        throw std::invalid_argument("image must be 1...30000 pixels on each side");
-}
 
 // MARK: Region matte
 
@@ -224,9 +203,11 @@ void regionMatte(const unsigned char *rgb, int width, int height, const sk_face_
 
 // MARK: Edge tangent flow
 
+} // namespace
+
 /// The edge tangent flow of a grey float image: unit tangents (along edges) from the
 /// structure tensor smoothed over `sigma`; flat areas lean towards the diagonal.
-void tangentFlow(const cv::Mat &grey, float sigma, cv::Mat &tx, cv::Mat &ty) {
+void sk::tangentFlow(const cv::Mat &grey, float sigma, cv::Mat &tx, cv::Mat &ty) {
     cv::Mat gx, gy;
     cv::Sobel(grey, gx, CV_32F, 1, 0, 3, 0.25);
     cv::Sobel(grey, gy, CV_32F, 0, 1, 3, 0.25);
@@ -255,13 +236,18 @@ void tangentFlow(const cv::Mat &grey, float sigma, cv::Mat &tx, cv::Mat &ty) {
     }
 }
 
-float bilinear(const cv::Mat &m, float x, float y) {
+namespace {
+
+/// `m` (float) at (x, y), between its four nearest pixels; clamped to its edges.
+/// Inlined: the flow filters call it a dozen times per pixel.
+__attribute__((always_inline)) inline float bilinear(const cv::Mat &m, float x, float y) {
     x = std::min(std::max(x, 0.0f), float(m.cols - 1));
     y = std::min(std::max(y, 0.0f), float(m.rows - 1));
     int x0 = int(x), y0 = int(y);
     int x1 = std::min(x0 + 1, m.cols - 1), y1 = std::min(y0 + 1, m.rows - 1);
     float fx = x - x0, fy = y - y0;
-    const float *r0 = m.ptr<float>(y0), *r1 = m.ptr<float>(y1);
+    const float *r0 = reinterpret_cast<const float *>(m.data + size_t(y0) * m.step[0]);
+    const float *r1 = reinterpret_cast<const float *>(m.data + size_t(y1) * m.step[0]);
     return (r0[x0] * (1 - fx) + r0[x1] * fx) * (1 - fy) + (r1[x0] * (1 - fx) + r1[x1] * fx) * fy;
 }
 
@@ -289,6 +275,10 @@ void streamline(const cv::Mat &tx, const cv::Mat &ty, float c, float s, int x, i
     }
 }
 
+} // namespace
+
+namespace sk {
+
 void flowLines(const unsigned char *greyBytes, int width, int height, float flowSigma, float sigmaC,
                float sigmaM, float rho, float phi, unsigned char *outBytes) {
     checkImage(greyBytes, width, height);
@@ -296,6 +286,12 @@ void flowLines(const unsigned char *greyBytes, int width, int height, float flow
     cv::Mat(height, width, CV_8U, const_cast<unsigned char *>(greyBytes)).convertTo(grey, CV_32F, 1.0 / 255);
     cv::Mat tx, ty;
     tangentFlow(grey, std::max(0.5f, flowSigma), tx, ty);
+    flowLines(grey, tx, ty, sigmaC, sigmaM, rho, phi, outBytes);
+}
+
+void flowLines(const cv::Mat &grey, const cv::Mat &tx, const cv::Mat &ty, float sigmaC, float sigmaM, float rho,
+               float phi, unsigned char *outBytes) {
+    const int width = grey.cols, height = grey.rows;
 
     // The DoG across the flow: normalised gaussians of sigma_c and 1.6 sigma_c.
     sigmaC = std::max(0.4f, sigmaC);
@@ -326,13 +322,26 @@ void flowLines(const unsigned char *greyBytes, int width, int height, float flow
     // Accumulated along the flow, then soft-thresholded: ink where the sum is negative.
     sigmaM = std::max(0.5f, sigmaM);
     int steps = int(std::ceil(2 * sigmaM));
+    // The weight of each step along the streamline, computed once.
+    std::vector<float> stepWeight(steps + 1);
+    for (int i = 0; i <= steps; i++) stepWeight[i] = std::exp(-0.5f * i * i / (sigmaM * sigmaM));
+    // A streamline stays within `steps` pixels (and one more for its interpolation): where the
+    // DoG is positive all around, the average along it is too and there is no ink to find.
+    // (Paper, backgrounds and cheeks: half a crop or more.)
+    cv::Mat lowest;
+    cv::erode(dog, lowest, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(2 * steps + 3, 2 * steps + 3)),
+              cv::Point(-1, -1), 1, cv::BORDER_REPLICATE);
     cv::Mat out(height, width, CV_8U, outBytes);
     cv::parallel_for_(cv::Range(0, height), [&](const cv::Range &rows) {
         for (int y = rows.start; y < rows.end; y++)
             for (int x = 0; x < width; x++) {
+                if (lowest.at<float>(y, x) >= 0) {
+                    out.at<uint8_t>(y, x) = 255;
+                    continue;
+                }
                 float sum = 0, weights = 0;
                 streamline(tx, ty, 1, 0, x, y, steps, [&](float px, float py, float d) {
-                    float w = std::exp(-0.5f * d * d / (sigmaM * sigmaM));
+                    float w = stepWeight[int(d)];
                     sum += w * bilinear(dog, px, py);
                     weights += w;
                 });
@@ -343,12 +352,11 @@ void flowLines(const unsigned char *greyBytes, int width, int height, float flow
     });
 }
 
-/// A uniform number in 0...1 from a pixel and a seed (a 32-bit integer hash).
-inline float hashUnit(uint32_t x, uint32_t y, uint32_t seed) {
-    uint32_t h = x * 0x8da6b343u ^ y * 0xd8163841u ^ seed * 0xcb1ab31fu;
-    h ^= h >> 16; h *= 0x7feb352du; h ^= h >> 15; h *= 0x846ca68bu; h ^= h >> 16;
-    return float(h) / 4294967295.0f;
-}
+} // namespace sk
+
+namespace {
+
+
 
 void flowHatching(const unsigned char *greyBytes, const unsigned char *densityBytes, int width, int height,
                   float flowSigma, float angle, float length, float widthPx, unsigned seed, unsigned char *outBytes) {
@@ -404,140 +412,6 @@ void bilateral(const unsigned char *rgb, int width, int height, float sigmaSpace
     std::memcpy(outBytes, image.data, size_t(width) * height * 3);
 }
 
-
-// MARK: Pencil (Lu, Xu & Jia 2012)
-
-/// A line kernel of `length` pixels through the centre at `angle` radians, a gaussian `sigma`
-/// wide across, ends faded over a pixel; normalised to sum 1.
-cv::Mat lineKernel(float length, float angle, float sigma) {
-    int half = int(std::ceil(length / 2 + 2 * sigma + 1));
-    cv::Mat k(2 * half + 1, 2 * half + 1, CV_32F);
-    float c = std::cos(angle), s = std::sin(angle);
-    for (int y = -half; y <= half; y++)
-        for (int x = -half; x <= half; x++) {
-            float along = x * c + y * s, across = -x * s + y * c;
-            float end = std::min(1.0f, std::max(0.0f, length / 2 + 0.5f - std::abs(along)));
-            k.at<float>(y + half, x + half) = end * std::exp(-0.5f * across * across / (sigma * sigma));
-        }
-    return k / cv::sum(k)[0];
-}
-
-/// The value below which `fraction` of a float image's pixels lie.
-float percentile(const cv::Mat &m, float fraction) {
-    std::vector<float> values(m.begin<float>(), m.end<float>());
-    size_t i = std::min(values.size() - 1, size_t(fraction * (values.size() - 1)));
-    std::nth_element(values.begin(), values.begin() + i, values.end());
-    return values[i];
-}
-
-void pencilStrokes(const unsigned char *greyBytes, int width, int height, float length, float widthPx,
-                   float gain, unsigned char *outBytes) {
-    checkImage(greyBytes, width, height);
-    cv::Mat grey;
-    cv::Mat(height, width, CV_8U, const_cast<unsigned char *>(greyBytes)).convertTo(grey, CV_32F, 1.0 / 255);
-    // The gradient's magnitude (forward differences, as in the paper).
-    cv::Mat gx = cv::Mat::zeros(grey.size(), CV_32F), gy = cv::Mat::zeros(grey.size(), CV_32F);
-    if (width > 1)
-        cv::subtract(grey(cv::Rect(1, 0, width - 1, height)), grey(cv::Rect(0, 0, width - 1, height)), gx(cv::Rect(0, 0, width - 1, height)));
-    if (height > 1)
-        cv::subtract(grey(cv::Rect(0, 1, width, height - 1)), grey(cv::Rect(0, 0, width, height - 1)), gy(cv::Rect(0, 0, width, height - 1)));
-    cv::Mat g;
-    cv::magnitude(gx, gy, g);
-    // Skin texture and noise sit below the crop's typical gradient: only what rises above it
-    // draws, so cheeks stay clean and edges keep their strength.
-    g = cv::max(g - percentile(g, 0.6f) * 1.5f, 0.0f);
-
-    // Each pixel's gradient goes to the direction whose line gathers the most of it nearby:
-    // pixels on an edge vote for the edge's own direction, noise spreads over all of them.
-    const int directions = 8;
-    length = std::max(3.0f, length);
-    std::vector<cv::Mat> response(directions);
-    for (int i = 0; i < directions; i++)
-        cv::filter2D(g, response[i], CV_32F, lineKernel(length, float(CV_PI) * i / directions, 0.6f),
-                     cv::Point(-1, -1), 0, cv::BORDER_REFLECT);
-    std::vector<cv::Mat> share(directions);
-    for (auto &m : share) m = cv::Mat::zeros(g.size(), CV_32F);
-    for (int y = 0; y < height; y++)
-        for (int x = 0; x < width; x++) {
-            int best = 0;
-            for (int i = 1; i < directions; i++)
-                if (response[i].at<float>(y, x) > response[best].at<float>(y, x)) best = i;
-            share[best].at<float>(y, x) = g.at<float>(y, x);
-        }
-    // Each direction's share drawn out along its line: strokes that run past their ends a
-    // little and cross at corners, as a hand's do.
-    cv::Mat strokes = cv::Mat::zeros(g.size(), CV_32F);
-    for (int i = 0; i < directions; i++) {
-        cv::Mat drawn;
-        cv::filter2D(share[i], drawn, CV_32F, lineKernel(length, float(CV_PI) * i / directions, std::max(0.5f, widthPx / 2)),
-                     cv::Point(-1, -1), 0, cv::BORDER_REFLECT);
-        strokes += drawn;
-    }
-    // Scaled by the crop's strongest strokes (not its single strongest), so a dim photo still
-    // gets dark lines; a floor keeps a flat crop from turning its noise into strokes.
-    float top = std::max(percentile(strokes, 0.995f), 0.012f);
-    cv::Mat out(height, width, CV_8U, outBytes);
-    cv::Mat paper = 1.0f - cv::min(strokes * (gain / top), 1.0f);
-    paper.convertTo(out, CV_8U, 255.0);
-}
-
-/// `m` filtered by `kernel` as if it repeated on every side: strokes leaving one edge come
-/// back at the opposite one, so tiles of the result join without a seam.
-cv::Mat wrappedFilter(const cv::Mat &m, const cv::Mat &kernel) {
-    int rx = kernel.cols / 2, ry = kernel.rows / 2;
-    cv::Mat padded, filtered;
-    if (rx < m.cols && ry < m.rows) {
-        cv::copyMakeBorder(m, padded, ry, ry, rx, rx, cv::BORDER_WRAP);
-    } else {
-        // A tile smaller than the kernel: repeated as often as the kernel reaches.
-        int reps = 1 + 2 * std::max((rx + m.cols - 1) / m.cols, (ry + m.rows - 1) / m.rows);
-        cv::Mat tiled;
-        cv::repeat(m, reps, reps, tiled);
-        int ox = (reps / 2) * m.cols, oy = (reps / 2) * m.rows;
-        padded = tiled(cv::Rect(ox - rx, oy - ry, m.cols + 2 * rx, m.rows + 2 * ry)).clone();
-    }
-    cv::filter2D(padded, filtered, CV_32F, kernel, cv::Point(-1, -1), 0, cv::BORDER_CONSTANT);
-    return filtered(cv::Rect(rx, ry, m.cols, m.rows)).clone();
-}
-
-void pencilTexture(int width, int height, float length, float widthPx, float angle, unsigned seed,
-                   unsigned char *outBytes) {
-    if (width <= 0 || height <= 0 || width > 30000 || height > 30000)
-        throw std::invalid_argument("image must be 1...30000 pixels on each side");
-    length = std::max(3.0f, length);
-    widthPx = std::max(0.5f, widthPx);
-    // Graphite laid in three families of parallel strokes of different lengths and slightly
-    // different slants, each stroke starting at a seeded dot with a seeded pressure.
-    cv::Mat graphite = cv::Mat::zeros(height, width, CV_32F);
-    const float slant[3] = {0.0f, 0.22f, -0.13f}, reach[3] = {1.0f, 0.65f, 0.4f}, share[3] = {0.5f, 0.3f, 0.2f};
-    for (int family = 0; family < 3; family++) {
-        cv::Mat dots = cv::Mat::zeros(height, width, CV_32F);
-        float perPixel = share[family] * 1.6f / (length * reach[family] * widthPx);
-        for (int y = 0; y < height; y++)
-            for (int x = 0; x < width; x++)
-                if (hashUnit(x, y, seed * 3 + family) < perPixel)
-                    dots.at<float>(y, x) = 0.4f + 0.6f * hashUnit(y, x, seed * 7 + family);
-        float len = length * reach[family];
-        graphite += wrappedFilter(dots, lineKernel(len, angle + slant[family], widthPx / 2) * len);
-    }
-    // The paper's own grain, fine and faint.
-    cv::Mat grain(height, width, CV_32F);
-    for (int y = 0; y < height; y++)
-        for (int x = 0; x < width; x++) grain.at<float>(y, x) = hashUnit(x, y, seed ^ 0x9e3779b9u);
-    grain = wrappedFilter(grain, cv::getGaussianKernel(5, 0.7, CV_32F) * cv::getGaussianKernel(5, 0.7, CV_32F).t());
-    // Layers of graphite absorb light multiplicatively: tone = exp(-k graphite), scaled so the
-    // texture's mean is a middle grey with no pure paper left (every tone can be reached by a
-    // power of it) and no pure black.
-    cv::Mat tone;
-    cv::exp(graphite * -1.2f, tone);
-    tone = tone.mul(1.0f - 0.25f * grain);
-    double mean = cv::mean(tone)[0];
-    tone = tone * (0.62 / std::max(mean, 1e-3));
-    cv::Mat out(height, width, CV_8U, outBytes);
-    cv::Mat clipped = cv::max(cv::min(tone, 0.96f), 0.08f);
-    clipped.convertTo(out, CV_8U, 255.0);
-}
-
 } // namespace
 
 extern "C" int sk_region_matte(const unsigned char *rgb, int width, int height, const sk_face_seed *faces,
@@ -566,14 +440,4 @@ extern "C" int sk_flow_hatching(const unsigned char *grey, const unsigned char *
 extern "C" int sk_bilateral(const unsigned char *rgb, int width, int height, float sigma_space, float sigma_colour,
                             int iterations, unsigned char *out, char *error, int error_size) {
     return guarded(error, error_size, [&] { bilateral(rgb, width, height, sigma_space, sigma_colour, iterations, out); });
-}
-
-extern "C" int sk_pencil_strokes(const unsigned char *grey, int width, int height, float length, float width_px,
-                                 float gain, unsigned char *out, char *error, int error_size) {
-    return guarded(error, error_size, [&] { pencilStrokes(grey, width, height, length, width_px, gain, out); });
-}
-
-extern "C" int sk_pencil_texture(int width, int height, float length, float width_px, float angle, unsigned seed,
-                                 unsigned char *out, char *error, int error_size) {
-    return guarded(error, error_size, [&] { pencilTexture(width, height, length, width_px, angle, seed, out); });
 }

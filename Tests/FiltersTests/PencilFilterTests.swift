@@ -95,6 +95,18 @@ import Vips
         #expect(dark < light - 5)
     }
 
+    /// In a clip a face's size wavers by a pixel from frame to frame: its hatching must not be
+    /// redrawn with other strokes each time (its window of the shared textures is chosen by its
+    /// seed, not by its size).
+    @Test func aFaceAPixelLargerKeepsItsStrokes() throws {
+        let here = try render()
+        let larger = try FilterBench.render("pencil", crop, faceSize: 201, seed: 0)
+        let reseeded = try render(seed: 5)
+        let wavered = try here.subtract(larger).absolute().average()
+        let redrawn = try here.subtract(reseeded).absolute().average()
+        #expect(wavered < 0.25 * redrawn, "a pixel of size changed \(wavered) levels, new strokes change \(redrawn)")
+    }
+
     @Test func isDeterministicAndSeeded() throws {
         #expect(try render().pixels() == render().pixels())
         #expect(try render(seed: 1).pixels() != render(seed: 2).pixels())

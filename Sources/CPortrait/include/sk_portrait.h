@@ -3,8 +3,9 @@
  * has no operation for, behind extern "C". Every function catches every C++ exception and
  * returns 0 on success or -1 with a message in `error` (at most error_size bytes, terminated).
  * Images are packed 8-bit pixels, row-major; outputs are written into caller-owned buffers of
- * the same width and height. Nothing here keeps state between calls, and every result is a
- * pure function of the arguments (GrabCut's random generator is seeded on each call).
+ * the same width and height. Every result is a pure function of the arguments (GrabCut's
+ * random generator is seeded on each call); the only state kept between calls is a few
+ * graphite texture tiles, each made once and reused by `sk_pencil` (a cache, not an input).
  */
 #ifndef SKETCHEASE_CPORTRAIT_H
 #define SKETCHEASE_CPORTRAIT_H
@@ -66,6 +67,40 @@ int sk_pencil_strokes(const unsigned char *grey, int width, int height, float le
  * it join without a seam. */
 int sk_pencil_texture(int width, int height, float length, float width_px, float angle, unsigned seed,
                       unsigned char *out, char *error, int error_size);
+
+/* The pencil drawing of an RGB crop, every size already chosen by the style (PencilFilter):
+ * the layers it draws, in the order it draws them. */
+typedef struct {
+    float grey_sigma;      /* the grey every layer starts from, softened by this */
+    float line_sigma;      /* the lines' source, softened further by this */
+    float line_scale;      /* lines drawn on a copy reduced by this (<= 1), then enlarged */
+    float stroke_length;   /* outline strokes (sk_pencil_strokes), in the reduced copy's pixels */
+    float stroke_width;
+    float stroke_gain;
+    float flow_sigma;      /* fine contours (flow lines), in the reduced copy's pixels */
+    float contour_sigma;
+    float flow_length;
+    float edges;           /* share of the contour layer (0...1) */
+    float tone_sigma;      /* the tone's source, softened by this */
+    const unsigned char *tone_table; /* 256 entries: softened grey level -> tone (255 = paper) */
+    float cross_below;     /* tones below this (0...1) are hatched twice, the second layer across */
+    float hatch_length;    /* graphite strokes of the first layer; the second is 0.8 as long */
+    float hatch_width;
+    float hatch_angle;     /* radians, first layer; `cross_angle` the second */
+    float cross_angle;
+    unsigned seed;         /* picks the face's window of the shared textures */
+    float grain_size;      /* paper grain: softening of the noise (pixels) */
+    float grain_strength;  /* how far the grain darkens the paper (0.97 - strength x grain) */
+    const unsigned char *noise; /* a square tile of 8-bit noise, 128 + 30 x N(0, 1) */
+    int noise_side;
+    int noise_x, noise_y;  /* the face's window in it */
+} sk_pencil_plan;
+
+/* The whole pencil drawing of a packed RGB image in one call: outlines (the stroke map) and
+ * fine contours on a reduced copy, the grey on a pencil's tone scale hatched in with two layers
+ * of graphite texture, paper grain. Writes grey RGB (width x height x 3) into `out`. */
+int sk_pencil(const unsigned char *rgb, int width, int height, const sk_pencil_plan *plan,
+              unsigned char *out, char *error, int error_size);
 
 #ifdef __cplusplus
 }

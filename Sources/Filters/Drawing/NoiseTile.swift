@@ -17,6 +17,7 @@ enum NoiseTile {
     static let midLevel = 128.0
 
     private static let tile = Mutex<VipsImage?>(nil)
+    private static let tileBytes = Mutex<[UInt8]?>(nil)
 
     /// The shared tile, made on first use.
     static func shared() throws -> VipsImage {
@@ -31,11 +32,25 @@ enum NoiseTile {
         }
     }
 
+    /// The shared tile's pixels (row-major, `side` × `side`), for drawings made in one pass
+    /// in C (`sk_pencil`), which take their window of it themselves.
+    static func bytes() throws -> [UInt8] {
+        if let made = tileBytes.withLock({ $0 }) { return made }
+        let made = try shared().pixels()
+        tileBytes.withLock { $0 = made }
+        return made
+    }
+
+    /// Where `seed` puts a face's window in the tile (the same for `window` and `bytes`).
+    static func offset(seed: Int) -> (x: Int, y: Int) {
+        let mixed = UInt64(truncatingIfNeeded: seed) &* 0x9E37_79B9_7F4A_7C15
+        return (Int(mixed >> 40) % side, Int((mixed >> 16) & 0xFF_FFFF) % side)
+    }
+
     /// A `width` × `height` window of the tile (8-bit, encoded as above) at an offset chosen by
     /// `seed`; the same seed always gives the same window.
     static func window(width: Int, height: Int, seed: Int) throws -> VipsImage {
-        let mixed = UInt64(truncatingIfNeeded: seed) &* 0x9E37_79B9_7F4A_7C15
-        let x = Int(mixed >> 40) % side, y = Int((mixed >> 16) & 0xFF_FFFF) % side
+        let (x, y) = offset(seed: seed)
         return try shared().embed(x: -x, y: -y, width: width, height: height, extend: "repeat")
     }
 }

@@ -72,6 +72,14 @@ public enum PortraitOperations {
         }
     }
 
+    /// The whole pencil drawing of an RGB crop in one pass (`sk_pencil`): grey RGB, 8-bit.
+    static func pencil(_ rgb: VipsImage, plan: sk_pencil_plan) throws -> VipsImage {
+        let bytes = try rgb.pixels()
+        return try output(width: rgb.width, height: rgb.height, bands: 3, operation: "pencil") { out, error, size in
+            withUnsafePointer(to: plan) { sk_pencil(bytes, Int32(rgb.width), Int32(rgb.height), $0, out, error, size) }
+        }.reinterpreted(as: "srgb")
+    }
+
     /// A seeded pencil tone texture (one band, 8-bit): graphite strokes slanted about `angle` degrees.
     static func pencilTexture(width: Int, height: Int, length: Double, strokeWidth: Double, angle: Double, seed: Int) throws -> VipsImage {
         try output(width: width, height: height, bands: 1, operation: "pencil texture") { out, error, size in

@@ -1,5 +1,6 @@
 import Foundation
 import Vips
+import CPortrait
 
 /// A pencil drawing as an artist lays one into a photo: outlines drawn as strokes, the
 /// shading hatched in, paper in the lights.
@@ -17,6 +18,11 @@ import Vips
 /// Everything is sized to the face and never finer than the photo's own pixels
 /// (`photoPixel`): a face of 30 px gets a few bold strokes, not a blur. With `colour`, the
 /// drawing takes the photo's hue and chroma (coloured pencil).
+///
+/// The style chooses every size; CPortrait's `sk_pencil` draws all the layers in one pass over
+/// the crop. (As some sixty libvips operations it cost a face ~100 ms, most of it in the fixed
+/// cost of each operation and in textures made again for every face: the textures are now
+/// made once per stroke size and shared, each face taking its own window of them.)
 public struct PencilFilter: SketchFilter {
     public let id = "pencil"
     public let name = "Pencil"
@@ -67,66 +73,54 @@ public struct PencilFilter: SketchFilter {
         // gets less hatching and darker outlines and contours, the paper and the features
         // carrying it.
         let sparse = min(1, max(0, (pixel - 1) / 2))
-        // Never finer than a pixel of the photo: on a small face's enlarged copy every size
-        // has a floor in photo pixels, so its strokes come out few and bold.
-        let grey = try crop.smoothedGrey(sigma: max(0.5, 0.003 * face, 0.35 * pixel))
-        let width = max(1, 0.006 * face, 1.1 * pixel)
-
         // Outlines (Lu's strokes along the edges) and fine contours (coherent lines along the
         // flow, Kang et al. 2007, for the small forms the strokes miss: eyelids, lips,
-        // nostrils). Both are drawn on a copy where the face is at most `lineFaceSize` across,
-        // and a photo pixel at most 1.5 of its pixels, and enlarged once: their cost grows with
-        // the square of the size times their kernels' area, and lines no finer than a photo
-        // pixel gain nothing from more.
+        // nostrils) are drawn on a copy where the face is at most `lineFaceSize` across, and a
+        // photo pixel at most 1.5 of its pixels, and enlarged once: their cost grows with the
+        // square of the size times their kernels' area, and lines no finer than a photo pixel
+        // gain nothing from more.
         let lineScale = min(1, Self.lineFaceSize / face, 1.5 / pixel)
         let lineFace = face * lineScale, linePixel = pixel * lineScale
-        var lineSource = try grey.softened(sigma: max(0.7, 0.005 * face, 0.5 * pixel), eightBit: true).cast("uchar")
-        if lineScale < 1 { lineSource = try lineSource.resize(scale: lineScale) }
-        // Read by both kinds of line: computed once.
-        lineSource = try lineSource.inMemory()
-        let strokeLines = try PortraitOperations.pencilStrokes(
-            lineSource, length: max(settings.number("stroke") * lineFace, 6 * linePixel),
-            width: max(1, 0.006 * lineFace, 1.1 * linePixel), gain: settings.number("darkness") * (1 + 0.5 * sparse))
-        let contours = try PortraitOperations.flowLines(
-            lineSource, flowSigma: max(1, 0.02 * lineFace), lineSigma: max(0.5, 0.003 * lineFace, 0.6 * linePixel),
-            flowLength: max(1.5, 0.02 * lineFace), rho: 0.985, sharpness: 60)
         let edges = min(0.9, settings.number("edges") * (1 + 0.8 * sparse))
-        var lines = try strokeLines.linear(1.0 / 255, 0).multiply(contours.linear(edges / 255, 1 - edges))
-        if lineScale < 1 {
-            lines = try lines.resize(scale: Double(crop.width) / Double(lineSource.width),
-                                     verticalScale: Double(crop.height) / Double(lineSource.height))
-                .embed(x: 0, y: 0, width: crop.width, height: crop.height, extend: "copy")
-                .crop(x: 0, y: 0, width: crop.width, height: crop.height)
-        }
-
-        // Tone: the photo's grey levels on the pencil's scale. Read by both hatching layers:
-        // computed once.
-        let toneSource = try grey.softened(sigma: max(1, 0.01 * face, 0.8 * pixel), eightBit: true).cast("uchar").inMemory()
-        let lut = try VipsImage.fromPixels(Self.toneTable(shading: settings.number("shading") * (1 - 0.4 * sparse)), width: 256, height: 1, bands: 1)
-        let tone = try toneSource.mapLUT(lut).linear(1.0 / 255, 0).clamped(0.02, 1).inMemory()
         // Hatching: every tone in strokes slanted like a right hand's; below `crossHatchBelow`
         // the rest of the tone in a second layer across the first.
         let hatchLength = max(0.1 * face, 6 * pixel), hatchWidth = max(1, 0.005 * face, 1.0 * pixel)
-        let first = try PencilTexture(width: crop.width, height: crop.height, strokeLength: hatchLength,
-                                      strokeWidth: hatchWidth, angle: -55, seed: context.seed)
-        let second = try PencilTexture(width: crop.width, height: crop.height, strokeLength: 0.8 * hatchLength,
-                                       strokeWidth: hatchWidth, angle: 35, seed: context.seed &+ 1)
-        let light = try tone.clamped(Self.crossHatchBelow, 1)
-        // Three parts strokes to two parts smudge of the same tone: strokes, not scratches. In
-        // the photo's blacks (a dark room behind a head) the smudge takes over, down to one part
-        // strokes in four: a dark wall is not drawn as a cloud of scribbles.
-        let strokes = try first.shading(light).multiply(second.shading(tone.divide(light)))
-        let strokeShare = try toneSource.linear(1.0 / (255 * 0.15), -0.05 / 0.15).clamped().linear(0.35, 0.25)
-        let hatched = try tone.add(strokes.subtract(tone).multiply(strokeShare))
-        let drawing = try lines.multiply(hatched)
-
-        // Paper grain, on the paper and in the graphite alike: the paper a little below white,
-        // so its grain is not clipped away.
-        let grain = try VipsImage.paperGrain(width: crop.width, height: crop.height,
-                                             grainSize: max(0.5, 0.003 * face, 0.4 * pixel), seed: context.seed)
-        let k = 0.06 * settings.number("grain")
-        let textured = try drawing.multiply(grain.linear(-k, 0.97))
-        // Its 8-bit cast clips to 0...1.
-        return try textured.unitToGreyRGB().tinted(like: crop, amount: settings.number("colour"))
+        let table = Self.toneTable(shading: settings.number("shading") * (1 - 0.4 * sparse))
+        let noise = try NoiseTile.bytes(), at = NoiseTile.offset(seed: context.seed)
+        let drawing = try table.withUnsafeBufferPointer { table in
+            try noise.withUnsafeBufferPointer { noise in
+                // Every size is never finer than a pixel of the photo: on a small face's enlarged
+                // copy each has a floor in photo pixels, so its strokes come out few and bold.
+                let plan = sk_pencil_plan(
+                    grey_sigma: Float(max(0.5, 0.003 * face, 0.35 * pixel)),
+                    line_sigma: Float(max(0.7, 0.005 * face, 0.5 * pixel)),
+                    line_scale: Float(lineScale),
+                    stroke_length: Float(max(settings.number("stroke") * lineFace, 6 * linePixel)),
+                    stroke_width: Float(max(1, 0.006 * lineFace, 1.1 * linePixel)),
+                    stroke_gain: Float(settings.number("darkness") * (1 + 0.5 * sparse)),
+                    flow_sigma: Float(max(1, 0.02 * lineFace)),
+                    contour_sigma: Float(max(0.5, 0.003 * lineFace, 0.6 * linePixel)),
+                    flow_length: Float(max(1.5, 0.02 * lineFace)),
+                    edges: Float(edges),
+                    tone_sigma: Float(max(1, 0.01 * face, 0.8 * pixel)),
+                    tone_table: table.baseAddress,
+                    // Three parts strokes to two parts smudge of the same tone: strokes, not
+                    // scratches; in the photo's blacks (a dark room behind a head) the smudge
+                    // takes over, down to one part strokes in four: a dark wall is not drawn as
+                    // a cloud of scribbles (in sk_pencil, per grey level).
+                    cross_below: Float(Self.crossHatchBelow),
+                    hatch_length: Float(hatchLength), hatch_width: Float(hatchWidth),
+                    hatch_angle: Float(-55 * Double.pi / 180), cross_angle: Float(35 * Double.pi / 180),
+                    seed: UInt32(truncatingIfNeeded: context.seed),
+                    // Paper grain, on the paper and in the graphite alike: the paper a little
+                    // below white, so its grain is not clipped away.
+                    grain_size: Float(max(0.5, 0.003 * face, 0.4 * pixel)),
+                    grain_strength: Float(0.06 * settings.number("grain")),
+                    noise: noise.baseAddress, noise_side: Int32(NoiseTile.side),
+                    noise_x: Int32(at.x), noise_y: Int32(at.y))
+                return try PortraitOperations.pencil(crop, plan: plan)
+            }
+        }
+        return try drawing.tinted(like: crop, amount: settings.number("colour"))
     }
 }

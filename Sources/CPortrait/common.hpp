@@ -1,0 +1,62 @@
+// Internal to CPortrait: what its files share. Not part of the module's interface.
+#ifndef SK_PORTRAIT_COMMON_HPP
+#define SK_PORTRAIT_COMMON_HPP
+
+#include <cstdint>
+#include <cstring>
+#include <exception>
+#include <stdexcept>
+
+#include <opencv2/core.hpp>
+
+namespace sk {
+
+inline void setError(char *error, int size, const char *message) {
+    if (!error || size <= 0) return;
+    std::strncpy(error, message, size - 1);
+    error[size - 1] = '\0';
+}
+
+template <typename Body>
+inline int guarded(char *error, int size, Body body) {
+    try {
+        body();
+        return 0;
+    } catch (const cv::Exception &e) {
+        setError(error, size, e.what());
+    } catch (const std::exception &e) {
+        setError(error, size, e.what());
+    } catch (...) {
+        setError(error, size, "unknown C++ exception");
+    }
+    return -1;
+}
+
+inline void checkImage(const void *pixels, int width, int height) {
+    if (!pixels || width <= 0 || height <= 0 || width > 30000 || height > 30000)
+        throw std::invalid_argument("image must be 1...30000 pixels on each side");
+}
+
+/// A uniform number in 0...1 from a pixel and a seed (a 32-bit integer hash).
+inline float hashUnit(uint32_t x, uint32_t y, uint32_t seed) {
+    uint32_t h = x * 0x8da6b343u ^ y * 0xd8163841u ^ seed * 0xcb1ab31fu;
+    h ^= h >> 16; h *= 0x7feb352du; h ^= h >> 15; h *= 0x846ca68bu; h ^= h >> 16;
+    return float(h) / 4294967295.0f;
+}
+
+/// The edge tangent flow of a grey float image: unit tangents (along edges) from the
+/// structure tensor smoothed over `sigma`; flat areas lean towards the diagonal.
+void tangentFlow(const cv::Mat &grey, float sigma, cv::Mat &tx, cv::Mat &ty);
+
+/// Flow-based DoG lines (Kang et al. 2007) of an 8-bit grey image: 255 paper, darker ink.
+void flowLines(const unsigned char *greyBytes, int width, int height, float flowSigma, float sigmaC,
+               float sigmaM, float rho, float phi, unsigned char *outBytes);
+
+/// The same from the grey as floats (0...1) and its tangent flow (`tangentFlow`), when the
+/// caller has them already.
+void flowLines(const cv::Mat &grey, const cv::Mat &tx, const cv::Mat &ty, float sigmaC, float sigmaM, float rho,
+               float phi, unsigned char *outBytes);
+
+} // namespace sk
+
+#endif
