@@ -102,6 +102,14 @@ typedef struct {
 int sk_pencil(const unsigned char *rgb, int width, int height, const sk_pencil_plan *plan,
               unsigned char *out, char *error, int error_size);
 
+/* A drawing's lightness set, area by area, to a photo's (both packed RGB, the same size): the
+ * drawing scaled so that its local mean lightness (CIELAB, over a gaussian window `reach`
+ * pixels wide) is the photo's there, the lights lifted `paper_lift` of the way to white where the
+ * drawing is grey (chroma under `paper_chroma`). Writes RGB into `out`. */
+int sk_tone_match(const unsigned char *drawing, const unsigned char *photo, int width, int height,
+                  float reach, float paper_lift, float paper_chroma, unsigned char *out, char *error,
+                  int error_size);
+
 #ifdef __cplusplus
 }
 #endif

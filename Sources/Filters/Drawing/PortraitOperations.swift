@@ -80,6 +80,16 @@ public enum PortraitOperations {
         }.reinterpreted(as: "srgb")
     }
 
+    /// `drawing`'s lightness matched to `photo`'s (both 3-band 8-bit, the same size): `sk_tone_match`.
+    static func toneMatch(_ drawing: VipsImage, like photo: VipsImage, reach: Double, paperLift: Double,
+                          paperChroma: Double) throws -> VipsImage {
+        let drawn = try drawing.cast("uchar").pixels(), model = try photo.cast("uchar").pixels()
+        return try output(width: drawing.width, height: drawing.height, bands: 3, operation: "tone match") { out, error, size in
+            sk_tone_match(drawn, model, Int32(drawing.width), Int32(drawing.height), Float(reach), Float(paperLift),
+                          Float(paperChroma), out, error, size)
+        }.reinterpreted(as: "srgb")
+    }
+
     /// A seeded pencil tone texture (one band, 8-bit): graphite strokes slanted about `angle` degrees.
     static func pencilTexture(width: Int, height: Int, length: Double, strokeWidth: Double, angle: Double, seed: Int) throws -> VipsImage {
         try output(width: width, height: height, bands: 1, operation: "pencil texture") { out, error, size in

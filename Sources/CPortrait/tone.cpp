@@ -1,0 +1,137 @@
+// CPortrait's tone match: a drawing's lightness set, area by area, to a photo's (see
+// sk_tone_match and Filters' ToneMatch), in one pass over the pixels.
+#include "sk_portrait.h"
+#include "common.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include <opencv2/imgproc.hpp>
+
+namespace {
+
+using namespace sk;
+
+/// sRGB-encoded level (0...255) to linear light, as a table.
+const std::vector<double> &linearLevels() {
+    static const std::vector<double> table = [] {
+        std::vector<double> t(256);
+        for (int i = 0; i < 256; i++) {
+            double v = i / 255.0;
+            t[i] = v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4);
+        }
+        return t;
+    }();
+    return table;
+}
+
+double labF(double t) { return t > 216.0 / 24389 ? std::cbrt(t) : t * 841.0 / 108 + 4.0 / 29; }
+
+/// The relative luminance Y (0...1) of a CIELAB lightness.
+double luminanceOf(double lightness) {
+    double fy = (std::min(100.0, std::max(0.0, lightness)) + 16) / 116;
+    return fy > 6.0 / 29 ? fy * fy * fy : 108.0 / 841 * (fy - 4.0 / 29);
+}
+
+/// sRGB's encoding of a linear value (0...1).
+double encoded(double c) { return c <= 0.0031308 ? 12.92 * c : 1.055 * std::pow(c, 1 / 2.4) - 0.055; }
+
+/// CIELAB (D65) lightness, and chroma, of an sRGB pixel given as floats 0...255 (an average of
+/// pixels, so not a level: its linear value is interpolated between the table's).
+void lab(const float *rgb, double &l, double &chroma) {
+    const auto &linear = linearLevels();
+    double c[3];
+    for (int k = 0; k < 3; k++) {
+        float v = std::min(255.0f, std::max(0.0f, rgb[k]));
+        int i = std::min(254, int(v));
+        double f = v - i;
+        c[k] = linear[i] * (1 - f) + linear[i + 1] * f;
+    }
+    double x = (0.4124 * c[0] + 0.3576 * c[1] + 0.1805 * c[2]) / 0.95047;
+    double y = 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
+    double z = (0.0193 * c[0] + 0.1192 * c[1] + 0.9505 * c[2]) / 1.08883;
+    double fx = labF(x), fy = labF(y), fz = labF(z);
+    l = 116 * fy - 16;
+    double a = 500 * (fx - fy), b = 200 * (fy - fz);
+    chroma = std::sqrt(a * a + b * b);
+}
+
+/// A separable gaussian blur of a small plane, its edges extended.
+cv::Mat smoothed(const cv::Mat &plane, double sigma) {
+    int radius = std::max(1, int(std::ceil(3 * sigma)));
+    cv::Mat out;
+    cv::GaussianBlur(plane, out, cv::Size(2 * radius + 1, 2 * radius + 1), sigma, sigma, cv::BORDER_REPLICATE);
+    return out;
+}
+
+/// A local mean lightness (CIELAB L) with its lights lifted towards white where the drawing
+/// is paper (`paper`, 0...1): L + lift (100 - L) s paper, s rising smoothly from 0 at L 45 to 1
+/// at L 85. Shadows, dark rooms and the darker half of a face are left as they are.
+double lifted(double lightness, double paper, double lift) {
+    double x = std::min(1.0, std::max(0.0, (lightness - 45) / 40));
+    double s = x * x * (3 - 2 * x) * paper;
+    return lightness + lift * (100 - lightness) * s;
+}
+
+void toneMatch(const unsigned char *drawingBytes, const unsigned char *photoBytes, int width, int height,
+               float reach, float paperLift, float paperChroma, unsigned char *outBytes) {
+    checkImage(drawingBytes, width, height);
+    checkImage(photoBytes, width, height);
+    double sigma = std::max(1.0f, reach);
+    // The local means are smooth: taken on copies reduced until the window is ~3 pixels wide.
+    double factor = std::max(1.0, sigma / 3);
+    cv::Size small(std::max(1, int(std::lround(width / factor))), std::max(1, int(std::lround(height / factor))));
+    cv::Mat drawing(height, width, CV_8UC3, const_cast<unsigned char *>(drawingBytes));
+    cv::Mat photo(height, width, CV_8UC3, const_cast<unsigned char *>(photoBytes));
+    cv::Mat drawnSmall, photoSmall;
+    cv::resize(drawing, drawnSmall, small, 0, 0, cv::INTER_AREA);
+    cv::resize(photo, photoSmall, small, 0, 0, cv::INTER_AREA);
+    drawnSmall.convertTo(drawnSmall, CV_32FC3);
+    photoSmall.convertTo(photoSmall, CV_32FC3);
+
+    // Per reduced pixel: the photo's lightness, the drawing's level (the scale the gain
+    // multiplies) and the drawing's chroma (how far it is from a grey drawing on paper).
+    cv::Mat photoL(small, CV_64F), drawnLevel(small, CV_64F), drawnChroma(small, CV_64F);
+    for (int y = 0; y < small.height; y++)
+        for (int x = 0; x < small.width; x++) {
+            double l, chroma, ignored;
+            lab(photoSmall.ptr<float>(y) + 3 * x, l, ignored);
+            photoL.at<double>(y, x) = l;
+            lab(drawnSmall.ptr<float>(y) + 3 * x, l, chroma);
+            drawnLevel.at<double>(y, x) = 255 * encoded(luminanceOf(l));
+            drawnChroma.at<double>(y, x) = chroma;
+        }
+    double s = sigma / factor;
+    photoL = smoothed(photoL, s);
+    drawnLevel = smoothed(drawnLevel, s);
+    drawnChroma = smoothed(drawnChroma, s);
+    // Not lifted from a chroma of `paperChroma` (a cartoon's bands, a relief's material,
+    // coloured pencil).
+    cv::Mat gain(small, CV_32F);
+    for (int y = 0; y < small.height; y++)
+        for (int x = 0; x < small.width; x++) {
+            double paper = std::min(1.0, std::max(0.0, 1 - drawnChroma.at<double>(y, x) / paperChroma));
+            double target = 255 * encoded(luminanceOf(lifted(photoL.at<double>(y, x), paper, paperLift)));
+            gain.at<float>(y, x) = float(target / (drawnLevel.at<double>(y, x) + 1));
+        }
+    cv::Mat enlarged;
+    cv::resize(gain, enlarged, cv::Size(width, height), 0, 0, cv::INTER_CUBIC);
+    for (int y = 0; y < height; y++) {
+        const unsigned char *in = drawingBytes + size_t(y) * width * 3;
+        unsigned char *out = outBytes + size_t(y) * width * 3;
+        const float *g = enlarged.ptr<float>(y);
+        for (int x = 0; x < width; x++)
+            for (int k = 0; k < 3; k++) out[3 * x + k] = cv::saturate_cast<unsigned char>(in[3 * x + k] * g[x]);
+    }
+}
+
+} // namespace
+
+extern "C" int sk_tone_match(const unsigned char *drawing, const unsigned char *photo, int width, int height,
+                             float reach, float paper_lift, float paper_chroma, unsigned char *out, char *error,
+                             int error_size) {
+    return guarded(error, error_size, [&] {
+        toneMatch(drawing, photo, width, height, reach, paper_lift, paper_chroma, out);
+    });
+}
