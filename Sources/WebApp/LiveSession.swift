@@ -1,3 +1,4 @@
+import FaceDetector
 import FFmpeg
 import Foundation
 import SketchEase
@@ -17,6 +18,11 @@ final class LiveSession: @unchecked Sendable {
     let id: String
     private let lock = NSLock()
     private var tracker: FaceTracker?
+    /// Head mattes cut when a face appears or its look changes, and carried with its box in
+    /// between (as a clip's are): GrabCut on every face of every frame held Live to 2-3 fps.
+    private var mattes: MatteCarrier?
+    /// A matte is cut again at the latest after this many frames (two seconds at 15 fps).
+    static let matteFrames = 30
     private var size = (width: 0, height: 0)
     private var next = 0
     /// The faces on the last frame the tracker finished, with their track ids.
@@ -43,6 +49,10 @@ final class LiveSession: @unchecked Sendable {
 
     /// Followed with a detection on every frame and no fade, so that few frames are held back.
     static let tracking = TrackerSettings(maxMiss: 0.5, fade: 0, detectEvery: 1)
+    /// Faces are looked for on a copy of the frame this many pixels on its longer side: the
+    /// network's cost grows with its area, and a face in front of a camera is a tenth of the
+    /// frame or more (the coarse pass finds faces down to about 1/50 of the side).
+    static let detectionSide = 400
     /// Frames larger than this many pixels are refused (a 1080p camera is the most a page sends).
     static let pixelLimit = 1920 * 1080
 
@@ -85,6 +95,7 @@ final class LiveSession: @unchecked Sendable {
         if tracker == nil || size != (width, height) {
             // A new camera or size: following starts over.
             tracker = FaceTracker(settings: Self.tracking, frameRate: 15, frameWidth: width, frameHeight: height)
+            mattes = MatteCarrier(compositor: FaceCompositor(options: render), longest: Self.matteFrames, draws: { _ in true })
             size = (width, height)
             next = 0
             followed = []
@@ -95,6 +106,7 @@ final class LiveSession: @unchecked Sendable {
         let grey = try Self.grey(image)
         var coarse = detection
         coarse.minFace = 0
+        coarse.maxSide = min(coarse.maxSide, Self.detectionSide)
         let found = try detectorLock.withLock { try detector.detect(in: image, options: coarse) }
         let n = next
         next += 1
@@ -105,9 +117,12 @@ final class LiveSession: @unchecked Sendable {
         lastFaces = faces
         framesOut += 1
         // A face not yet followed (id 0) is left as filmed until it has a track: then it fades in.
-        let styled = faces.compactMap { face -> StyledFace? in
-            guard face.id > 0, let style = style(forTrack: face.id) else { return nil }
-            return StyledFace(box: face.box, style: style, landmarks: face.landmarks, seed: FrameStyler.seed(forTrack: face.id))
+        let drawnFaces = faces.filter { $0.id > 0 && style(forTrack: $0.id) != nil }
+        let carried = drawnFaces.isEmpty ? [:] : mattes?.mattes(for: drawnFaces, index: n, on: try RGBPixels(image)) ?? [:]
+        let styled = drawnFaces.compactMap { face -> StyledFace? in
+            guard let style = style(forTrack: face.id) else { return nil }
+            return StyledFace(box: face.box, style: style, landmarks: face.landmarks, seed: FrameStyler.seed(forTrack: face.id),
+                              matte: carried[face.id])
         }
         // Ages first: a face seen for the first time fades in over `fadeFrames` frames.
         var ages: [Int: Int] = [:]

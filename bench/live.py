@@ -1,0 +1,166 @@
+#!/usr/bin/env python3
+"""Live benchmark: `sketchease serve --live` fed camera frames as the page feeds them.
+
+The page sends a frame, waits for the styled one to come back, then sends the next: so the
+frames per second it shows are one over the round trip. This script does the same over
+loopback with frames of the example photos panning past (two faces), for `--seconds` per
+style, and reports frames per second, the round trip (median and 95th percentile: a frame
+leaving the "camera" to its styled JPEG back, without the page's own decode and paint), and
+the server's memory at the start and end of the run (`--minutes` for the 10-minute soak).
+
+Usage: python3 bench/live.py [--bin PATH] [--size 640x480] [--seconds 20] [--styles none,pencil]
+"""
+import argparse
+import http.client
+import math
+import os
+import re
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def frames(width, height, count, work):
+    """`count` RGBA frames of `width`×`height`: Grace Hopper and the astronaut side by side, as
+    two people in front of a camera, the view swaying slowly across them and back (both faces
+    in it, ~20 % of the frame's height)."""
+    canvas = os.path.join(work, "canvas.v")
+    left, right = os.path.join(ROOT, "examples/grace_hopper.jpg"), os.path.join(ROOT, "examples/astronaut.png")
+    run = lambda *a: subprocess.run(["vips", *a], check=True, capture_output=True)
+    tall = int(height * 0.75)
+    run("thumbnail", left, os.path.join(work, "l.v"), "10000", "--height", str(tall))
+    run("thumbnail", right, os.path.join(work, "r.v"), "10000", "--height", str(tall))
+    run("extract_band", os.path.join(work, "r.v"), os.path.join(work, "r3.v"), "0", "--n", "3")
+    run("join", os.path.join(work, "l.v"), os.path.join(work, "r3.v"), os.path.join(work, "j.v"), "horizontal")
+    out = subprocess.run(["vipsheader", "-f", "width", os.path.join(work, "j.v")], check=True, capture_output=True, text=True)
+    canvas_width = max(width, int(out.stdout)) + width // 5
+    run("embed", os.path.join(work, "j.v"), os.path.join(work, "e.v"), str((canvas_width - int(out.stdout)) // 2),
+        str((height - tall) // 2), str(canvas_width), str(height), "--extend", "background", "--background", "128 128 128")
+    run("bandjoin_const", os.path.join(work, "e.v"), canvas, "255")
+    raw = os.path.join(work, "canvas.raw")
+    run("rawsave", canvas, raw)
+    data = open(raw, "rb").read()
+    span = canvas_width - width
+    result = []
+    for i in range(count):
+        x = int(span * (0.5 - 0.5 * math.cos(2 * math.pi * i / count)))
+        rows = [data[(y * canvas_width + x) * 4:(y * canvas_width + x + width) * 4] for y in range(height)]
+        result.append(b"".join(rows))
+    return result
+
+
+def rss_mb(pid):
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return float("nan")
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def run_style(binary, style, size, seconds, pictures, work):
+    width, height = size
+    folder, out = os.path.join(work, "in"), os.path.join(work, "out-" + style)
+    os.makedirs(folder, exist_ok=True)
+    port = free_port()
+    log = open(os.path.join(work, f"serve-{style}.log"), "w+")
+    env = dict(os.environ)
+    server = subprocess.Popen([binary, "serve", folder, "--out", out, "--port", str(port), "--live", "-f", style],
+                              stdout=log, stderr=subprocess.STDOUT, env=env)
+    try:
+        token = None
+        for _ in range(240):
+            log.seek(0)
+            m = re.search(r"token=([0-9a-f]+)", log.read())
+            if m:
+                token = m.group(1)
+                break
+            time.sleep(0.25)
+        if not token:
+            raise SystemExit(f"serve did not start; see {log.name}")
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        session = f"bench-{style}"
+        latencies, shown, n = [], 0, 0
+        # Warm-up: the detector and the first mattes.
+        deadline, start_rss = None, None
+        begin = time.monotonic()
+        while True:
+            frame = pictures[n % len(pictures)]
+            t = n / 15.0
+            sent = time.monotonic()
+            conn.request("POST", f"/api/live/frame?session={session}&w={width}&h={height}&t={t:.3f}", body=frame,
+                         headers={"X-SketchEase-Token": token, "Content-Type": "application/octet-stream"})
+            response = conn.getresponse()
+            response.read()
+            back = time.monotonic()
+            n += 1
+            if response.status not in (200, 204):
+                raise SystemExit(f"frame {n}: HTTP {response.status}")
+            if deadline is None:
+                if back - begin >= 2:
+                    deadline, start_rss, counted_from = back + seconds, rss_mb(server.pid), back
+                continue
+            if response.status == 200:
+                shown += 1
+                latencies.append((back - sent) * 1000)
+            if back >= deadline:
+                break
+        elapsed = time.monotonic() - counted_from
+        end_rss = rss_mb(server.pid)
+        latencies.sort()
+        return {
+            "style": style, "fps": shown / elapsed, "median_ms": statistics.median(latencies),
+            "p95_ms": latencies[int(0.95 * (len(latencies) - 1))], "frames": shown,
+            "rss_start": start_rss, "rss_end": end_rss,
+        }
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            server.kill()
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--bin", default=os.path.join(ROOT, ".build/release/sketchease"))
+    parser.add_argument("--size", default="640x480")
+    parser.add_argument("--seconds", type=float, default=20)
+    parser.add_argument("--minutes", type=float, default=0, help="run pencil this long instead (memory soak)")
+    parser.add_argument("--styles", default="none,pencil")
+    args = parser.parse_args()
+    width, height = (int(v) for v in args.size.split("x"))
+    work = tempfile.mkdtemp(prefix="sketchease-live-")
+    try:
+        pictures = frames(width, height, 90, work)
+        styles = ["pencil"] if args.minutes else args.styles.split(",")
+        seconds = args.minutes * 60 if args.minutes else args.seconds
+        load = os.getloadavg()[0]
+        print(f"SketchEase Live benchmark, {time.strftime('%Y-%m-%d %H:%M')}, {os.cpu_count()} cores, "
+              f"{width}×{height}, two faces panning, {seconds:.0f} s per style, load average {load:.1f} at the start.\n")
+        print("| style | frames shown | fps | round trip, median | 95th percentile | server RSS start → end |")
+        print("| --- | ---: | ---: | ---: | ---: | ---: |")
+        for style in styles:
+            r = run_style(args.bin, style, (width, height), seconds, pictures, work)
+            print(f"| `{r['style']}` | {r['frames']} | {r['fps']:.1f} | {r['median_ms']:.0f} ms | {r['p95_ms']:.0f} ms | "
+                  f"{r['rss_start']:.0f} → {r['rss_end']:.0f} MB |", flush=True)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
