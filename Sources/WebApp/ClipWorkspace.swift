@@ -93,7 +93,7 @@ final class ClipWorkspace: @unchecked Sendable {
                               seed: FrameStyler.seed(forTrack: face.id))
         }
         let out = faces.isEmpty && render.background == nil ? try small.jpeg()
-            : try FaceCompositor(options: render).render(image, faces: faces).encoded(as: Workspace.previewFormat)
+            : try FaceCompositor(options: render, sideBySide: true).render(image, faces: faces).encoded(as: Workspace.previewFormat)
         if trial == nil {
             rendered.withLock { cache in
                 cache.pictures[key] = out

@@ -128,7 +128,7 @@ final class LiveSession: @unchecked Sendable {
         var ages: [Int: Int] = [:]
         for face in faces where face.id > 0 { ages[face.id] = (age[face.id] ?? 0) + 1 }
         age = ages
-        let compositor = FaceCompositor(options: render)
+        let compositor = FaceCompositor(options: render, sideBySide: true)
         var drawn = styled.isEmpty && render.background == nil ? image : try compositor.render(image, faces: styled)
         let fading = faces.filter { $0.id > 0 && (ages[$0.id] ?? 0) < Self.fadeFrames && style(forTrack: $0.id) != nil }
         if !fading.isEmpty, render.background == nil {

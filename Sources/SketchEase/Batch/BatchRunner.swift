@@ -11,6 +11,9 @@ public struct BatchRunner: Sendable {
     public var registry: FilterRegistry
     /// Makes one detector per worker.
     public var makeDetector: @Sendable () throws -> OpenCVFaceDetector
+    /// Whether a photo's faces are drawn side by side (`FaceCompositor.sideBySide`): `run` turns
+    /// it on when fewer photos are in flight than there are cores (one photo on its own, say).
+    public var drawsFacesSideBySide = false
 
     public init(options: BatchOptions, registry: FilterRegistry = .standard,
                 makeDetector: @escaping @Sendable () throws -> OpenCVFaceDetector) {
@@ -37,7 +40,9 @@ public struct BatchRunner: Sendable {
         let results = Mutex<[Int: BatchReport.Entry]>([:])
         let next = Atomic<Int>(0)
         let setupError = Mutex<Error?>(nil)
-        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+        var runner = self
+        runner.drawsFacesSideBySide = workers < cores
+        DispatchQueue.concurrentPerform(iterations: workers) { [runner] _ in
             let detector: OpenCVFaceDetector
             do { detector = try makeDetector() } catch {
                 setupError.withLock { $0 = $0 ?? error }
@@ -53,7 +58,7 @@ public struct BatchRunner: Sendable {
                     return
                 }
                 let index = order[position]
-                let entry = process(files[index], detector: detector)
+                let entry = runner.process(files[index], detector: detector)
                 VipsRuntime.releaseFreedMemory(ifResidentAbove: workers * Self.residentMemoryPerPhoto)
                 let done = results.withLock { table -> Int in
                     table[index] = entry
@@ -136,7 +141,7 @@ public struct BatchRunner: Sendable {
             try detector.detect(in: photo, options: options.detection)
         }
         let styled = try styledFaces(for: file, detected: faces, size: photo.size)
-        let compositor = FaceCompositor(registry: registry, options: options.render)
+        let compositor = FaceCompositor(registry: registry, options: options.render, sideBySide: drawsFacesSideBySide)
         let image = try StageTimes.measure(&stages, \.filter) { try compositor.render(photo.rgb, faces: styled) }
         try StageTimes.measure(&stages, \.encode) {
             try ImageExporter.write(image, alpha: photo.alpha, to: output, source: file.path, options: options.export)
