@@ -92,11 +92,11 @@ void foldMargins(cv::Mat &padded, int reach) {
 ///
 /// Lu, Xu & Jia give each pixel's gradient to the direction whose line gathers most gradient
 /// around it (eight filters over the whole crop). The edge tangent flow at the pixel says the
-/// same, the direction an edge runs, for a fraction of the work; then only pixels with some
-/// gradient left after the skin threshold (a third or fewer) draw, each adding its gradient along its direction's line. That is the sum
+/// same, the direction an edge runs, for a fraction of the work; then only pixels with some gradient left after the skin threshold (a
+/// third or fewer) draw, each adding its gradient along its direction's line. That is the sum
 /// filtering each direction's share of the gradient by its line kernel gives (the kernels are
 /// symmetric), visiting only the line's own taps.
-void pencilStrokes(const cv::Mat &grey, float length, float widthPx, float gain, unsigned char *outBytes, cv::Rect skin = cv::Rect()) {
+void pencilStrokes(const cv::Mat &grey, float length, float widthPx, float gain, unsigned char *outBytes) {
     const int width = grey.cols, height = grey.rows;
     // The gradient's magnitude (forward differences, as in the paper).
     cv::Mat gx = cv::Mat::zeros(grey.size(), CV_32F), gy = cv::Mat::zeros(grey.size(), CV_32F);
@@ -106,14 +106,9 @@ void pencilStrokes(const cv::Mat &grey, float length, float widthPx, float gain,
         cv::subtract(grey(cv::Rect(0, 1, width, height - 1)), grey(cv::Rect(0, 0, width, height - 1)), gy(cv::Rect(0, 0, width, height - 1)));
     cv::Mat g;
     cv::magnitude(gx, gy, g);
-    // Skin texture and noise sit below the typical gradient: only what rises above it draws,
-    // so cheeks stay clean and edges keep their strength. How strong an edge must be to draw is set by the face's own gradients (1.4 x their 40th
-    // percentile), so a face is drawn alike whatever surrounds it and however much of that the
-    // crop holds; without a face, by the whole picture's (1.5 x its 60th percentile: the
-    // same level on the example photos' faces, on average).
-    skin &= cv::Rect(0, 0, width, height);
-    float threshold = skin.area() >= 16 ? 1.4f * percentile(g(skin), 0.4f) : 1.5f * percentile(g, 0.6f);
-    g = cv::max(g - threshold, 0.0f);
+    // Skin texture and noise sit below the crop's typical gradient: only what rises above it
+    // draws, so cheeks stay clean and edges keep their strength.
+    g = cv::max(g - percentile(g, 0.6f) * 1.5f, 0.0f);
 
     // The direction an edge runs right at each pixel (the structure tensor barely smoothed):
     // in skin texture and hair it turns from pixel to pixel, and the strokes cross there as a
@@ -343,8 +338,7 @@ void pencil(const unsigned char *rgb, int width, int height, const sk_pencil_pla
     cv::Mat lineGrey, tx, ty;
     lineSource.convertTo(lineGrey, CV_32F, 1.0 / 255);
     cv::Mat strokes(lineSource.size(), CV_8U), contours(lineSource.size(), CV_8U);
-    cv::Rect skin(int(plan.skin_x * plan.line_scale), int(plan.skin_y * plan.line_scale), int(plan.skin_width * plan.line_scale), int(plan.skin_height * plan.line_scale));
-    pencilStrokes(lineGrey, plan.stroke_length, plan.stroke_width, plan.stroke_gain, strokes.data, skin);
+    pencilStrokes(lineGrey, plan.stroke_length, plan.stroke_width, plan.stroke_gain, strokes.data);
     tangentFlow(lineGrey, std::max(0.5f, plan.flow_sigma), tx, ty);
     flowLines(lineGrey, tx, ty, plan.contour_sigma, plan.flow_length, 0.985f, 60, contours.data);
     cv::Mat lines(lineSource.size(), CV_32F);

@@ -130,46 +130,14 @@ public struct FaceCompositor: Sendable {
                 drawn = try filter.apply(to: drawn, settings: style.settings, context: context)
                 continue
             }
-            // The style is drawn only where its region reaches, with a margin for its strokes to
-            // run out: a head's reach allows for hair and shoulders it may not have, and its
-            // matte covers about half of the crop (53 % over the bench clip's faces).
-            let mask = try mask(for: styled, of: faces, crop: crop, in: rect, of: image).inMemory()
-            guard let reached = try Self.extent(of: mask, margin: 4 + Int((0.05 * faceSize).rounded(.up))) else { continue }
-            let whole = reached == PixelRect(x: 0, y: 0, width: rect.width, height: rect.height)
-            func part(_ image: VipsImage) throws -> VipsImage {
-                whole ? image : try image.crop(x: reached.x, y: reached.y, width: reached.width, height: reached.height)
-            }
-            let source = whole ? crop : try part(crop).inMemory()
-            let local = whole ? context : FilterContext(faceSize: context.faceSize, seed: context.seed,
-                                                         faces: regions.map { $0.moved(by: -reached.x, -reached.y) })
-            var filtered = try Self.apply(filter, to: source, settings: style.settings, context: local)
+            var filtered = try Self.apply(filter, to: crop, settings: style.settings, context: context)
             if filter.takesPhotoTone && options.tone == .photo {
-                filtered = try ToneMatch.apply(filtered, like: source, reach: 0.12 * max(faceSize, 1))
+                filtered = try ToneMatch.apply(filtered, like: crop, reach: 0.12 * max(faceSize, 1))
             }
-            let blended = try part(mask).ifThenElse(filtered, part(drawn), blend: true)
-            drawn = whole ? blended : try drawn.inserting(blended, x: reached.x, y: reached.y)
+            let mask = try mask(for: styled, of: faces, crop: crop, in: rect, of: image)
+            drawn = try mask.ifThenElse(filtered, drawn, blend: true)
         }
         return try drawn.inMemory()
-    }
-
-    /// The rectangle of `mask` (one band, 8-bit) holding every pixel above 0, grown by
-    /// `margin` and kept inside it; nil when the mask is empty.
-    static func extent(of mask: VipsImage, margin: Int) throws -> PixelRect? {
-        let pixels = try mask.pixels(), width = mask.width, height = mask.height
-        var x0 = width, y0 = height, x1 = -1, y1 = -1
-        pixels.withUnsafeBufferPointer { p in
-            for y in 0..<height {
-                let row = y * width
-                var first = -1, last = -1
-                for x in 0..<width where p[row + x] > 0 { first = x; break }
-                guard first >= 0 else { continue }
-                for x in stride(from: width - 1, through: first, by: -1) where p[row + x] > 0 { last = x; break }
-                x0 = min(x0, first); x1 = max(x1, last); y0 = min(y0, y); y1 = max(y1, y)
-            }
-        }
-        guard x1 >= 0 else { return nil }
-        let left = max(0, x0 - margin), top = max(0, y0 - margin)
-        return PixelRect(x: left, y: top, width: min(width, x1 + 1 + margin) - left, height: min(height, y1 + 1 + margin) - top)
     }
 
     /// The face sizes (shorter side, pixels) styles sized to the face draw at: a smaller face is
@@ -325,12 +293,6 @@ extension FaceRegion {
         let dx = Double(rect.x), dy = Double(rect.y)
         self.init(x: box.x - dx, y: box.y - dy, width: box.width, height: box.height,
                   landmarks: landmarks.map { SIMD2($0.x - dx, $0.y - dy) })
-    }
-
-    /// The same face in a picture whose origin is (-dx, -dy) from this one's.
-    func moved(by dx: Int, _ dy: Int) -> FaceRegion {
-        let d = SIMD2(Double(dx), Double(dy))
-        return FaceRegion(x: x + d.x, y: y + d.y, width: width, height: height, landmarks: landmarks.map { $0 + d })
     }
 }
 
