@@ -92,8 +92,8 @@ void foldMargins(cv::Mat &padded, int reach) {
 ///
 /// Lu, Xu & Jia give each pixel's gradient to the direction whose line gathers most gradient
 /// around it (eight filters over the whole crop). The edge tangent flow at the pixel says the
-/// same, the direction an edge runs, for a fraction of the work; then only pixels with some gradient left after the skin threshold (a
-/// third or fewer) draw, each adding its gradient along its direction's line. That is the sum
+/// same, the direction an edge runs, for a fraction of the work; then only pixels with some
+/// gradient left after the skin threshold (a third or fewer) draw, each adding its gradient along its direction's line. That is the sum
 /// filtering each direction's share of the gradient by its line kernel gives (the kernels are
 /// symmetric), visiting only the line's own taps.
 void pencilStrokes(const cv::Mat &grey, float length, float widthPx, float gain, unsigned char *outBytes) {
