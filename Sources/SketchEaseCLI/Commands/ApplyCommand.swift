@@ -10,7 +10,7 @@ struct ApplyCommand: ParsableCommand {
             A session (OUT/.sketchease/<name>.sketchease.json, written by `sketchease edit`) is \
             rendered exactly as it was left, into its output folder or --out; the photo must be \
             unchanged. An output folder stands for every session in it. A plan (see `batch --plan` \
-            and the README) is detected and drawn like `batch --plan`, into --out. Results \
+            and docs/editing.md) is detected and drawn like `batch --plan`, into --out. Results \
             SketchEase wrote before are replaced.
             """
     )

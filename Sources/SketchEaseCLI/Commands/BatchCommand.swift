@@ -18,7 +18,7 @@ struct BatchCommand: ParsableCommand {
 
     @OptionGroup var input: InputFlags
 
-    @Option(help: ArgumentHelp("Per-photo, per-face styles from a JSON plan (see the README); its photos are processed too.", valueName: "plan.json"),
+    @Option(help: ArgumentHelp("Per-photo, per-face styles from a JSON plan (see docs/editing.md); its photos are processed too.", valueName: "plan.json"),
             completion: .file(extensions: ["json"]))
     var plan: String?
 

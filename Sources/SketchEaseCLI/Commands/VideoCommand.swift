@@ -56,7 +56,7 @@ struct VideoCommand: ParsableCommand {
     var keepMetadata = false
 
     @Option(help: ArgumentHelp(
-        "Styles per tracked face from a JSON plan (see the README); its clips are processed too.",
+        "Styles per tracked face from a JSON plan (see docs/editing.md); its clips are processed too.",
         discussion: "A clip's faces are named by track id (as `sketchease detect CLIP --json` lists them) or by a box on a frame.",
         valueName: "plan.json"))
     var plan: String?
