@@ -9,9 +9,11 @@ final class ServerProcess: @unchecked Sendable {
     let token: String
     private let stderrLines = Locked<[String]>([])
     private let stdoutText = Locked<String>("")
-    /// Signalled when each pipe reaches its end: the pipes' handles may be closed only after
-    /// their readability handlers are gone (libdispatch crashed in its event loop when a
-    /// watched descriptor was closed under it and its number reused by another test's pipe).
+    /// Signalled when each pipe reaches its end. Each pipe is read by a thread of its own with
+    /// plain blocking reads, not a readability handler: those are libdispatch sources on the
+    /// descriptors, and libdispatch crashed in its event loop (twice in CI, while a test stopped
+    /// its server) when a watched descriptor was closed and its number reused by another
+    /// test's pipe.
     private let outputsEnded = DispatchSemaphore(value: 0)
 
     struct Failure: Error, CustomStringConvertible { var description: String }
@@ -26,28 +28,22 @@ final class ServerProcess: @unchecked Sendable {
         let ready = DispatchSemaphore(value: 0)
         let found = Locked<String?>(nil)
         let outText = stdoutText, errLines = stderrLines, ended = outputsEnded
-        process.standardOutput!.readabilityHandler = { handle in
-            let data = handle.availableData
-            if data.isEmpty { handle.readabilityHandler = nil; ended.signal(); ready.signal(); return }
+        Self.read(process.standardOutput!, ended: ended) { data in
             let text = outText.withLock { $0 += String(decoding: data, as: UTF8.self); return $0 }
             if let line = text.split(separator: "\n").first(where: { $0.contains("ready: ") }), found.withLock({ $0 == nil }) {
                 found.withLock { $0 = String(line.split(separator: " ").last!) }
                 ready.signal()
             }
-        }
-        process.standardError!.readabilityHandler = { handle in
-            let data = handle.availableData
-            if data.isEmpty { handle.readabilityHandler = nil; ended.signal(); return }
+        } atEnd: { ready.signal() }
+        Self.read(process.standardError!, ended: ended) { data in
             errLines.withLock { $0 += String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init) }
-        }
+        } atEnd: {}
         _ = ready.wait(timeout: .now() + 120)
         guard let url = found.withLock({ $0 }), let components = URLComponents(string: url), let port = components.port,
               let token = components.queryItems?.first(where: { $0.name == "token" })?.value else {
             process.signal(SIGKILL)
             process.wait(timeout: 30)
             for _ in 0..<2 { _ = ended.wait(timeout: .now() + 5) }
-            process.standardOutput?.readabilityHandler = nil
-            process.standardError?.readabilityHandler = nil
             throw Failure(description: "serve did not start: \(stdoutText.withLock { $0 }) \(stderrLines.withLock { $0 })")
         }
         self.url = url; self.port = port; self.token = token
@@ -72,15 +68,28 @@ final class ServerProcess: @unchecked Sendable {
         stopReading()
     }
 
-    /// Waits (briefly) for both pipes to end, then takes the handlers off them, before the
-    /// handles can close.
+    /// Waits (briefly) for both pipes to end, so their readers are done before the handles
+    /// can close.
     private var stoppedReading = false
     private func stopReading() {
         guard !stoppedReading else { return }
         stoppedReading = true
         for _ in 0..<2 { _ = outputsEnded.wait(timeout: .now() + 5) }
-        process.standardOutput?.readabilityHandler = nil
-        process.standardError?.readabilityHandler = nil
+    }
+
+    /// Reads `handle` on a thread of its own until its end, giving each piece to `take`; then
+    /// calls `atEnd` and signals `ended`.
+    private static func read(_ handle: FileHandle, ended: DispatchSemaphore, _ take: @escaping @Sendable (Data) -> Void,
+                             atEnd: @escaping @Sendable () -> Void) {
+        Thread.detachNewThread {
+            while true {
+                let data = handle.availableData
+                if data.isEmpty { break }
+                take(data)
+            }
+            atEnd()
+            ended.signal()
+        }
     }
 
     deinit { stop() }
