@@ -2,10 +2,12 @@
 #ifndef SK_PORTRAIT_COMMON_HPP
 #define SK_PORTRAIT_COMMON_HPP
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <exception>
 #include <stdexcept>
+#include <vector>
 
 #include <opencv2/core.hpp>
 
@@ -42,6 +44,20 @@ inline float hashUnit(uint32_t x, uint32_t y, uint32_t seed) {
     uint32_t h = x * 0x8da6b343u ^ y * 0xd8163841u ^ seed * 0xcb1ab31fu;
     h ^= h >> 16; h *= 0x7feb352du; h ^= h >> 15; h *= 0x846ca68bu; h ^= h >> 16;
     return float(h) / 4294967295.0f;
+}
+
+/// sRGB's encoding: an encoded value (0...1) to linear light, and linear light back.
+inline double srgbToLinear(double v) { return v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); }
+inline double linearToSrgb(double c) { return c <= 0.0031308 ? 12.92 * c : 1.055 * std::pow(c, 1 / 2.4) - 0.055; }
+
+/// The 256 levels of 8-bit sRGB in linear light (0...1), computed once.
+inline const std::vector<double> &linearLevels() {
+    static const std::vector<double> table = [] {
+        std::vector<double> t(256);
+        for (int i = 0; i < 256; i++) t[i] = srgbToLinear(i / 255.0);
+        return t;
+    }();
+    return table;
 }
 
 /// The edge tangent flow of a grey float image: unit tangents (along edges) from the

@@ -292,20 +292,16 @@ void blurred(const cv::Mat &in, cv::Mat &out, double sigma) {
     cv::GaussianBlur(in, out, cv::Size(2 * radius + 1, 2 * radius + 1), sigma, sigma, cv::BORDER_REFLECT);
 }
 
-/// sRGB-encoded level (0...255) to linear light, and linear light back to a level.
-float linearLight(float v) { return v <= 0.04045f ? v / 12.92f : std::pow((v + 0.055f) / 1.055f, 2.4f); }
-float encoded(float y) { return y <= 0.0031308f ? 12.92f * y : 1.055f * std::pow(y, 1 / 2.4f) - 0.055f; }
-
 /// The grey of an RGB image as libvips' "b-w" gives it: luminance in linear light, sRGB-encoded.
 cv::Mat greyOf(const unsigned char *rgb, int width, int height) {
     static const std::vector<float> linear = [] {
         std::vector<float> table(256);
-        for (int i = 0; i < 256; i++) table[i] = linearLight(i / 255.0f);
+        for (int i = 0; i < 256; i++) table[i] = float(linearLevels()[i]);
         return table;
     }();
     static const std::vector<unsigned char> level = [] {
         std::vector<unsigned char> table(4097);
-        for (int i = 0; i <= 4096; i++) table[i] = cv::saturate_cast<unsigned char>(255 * encoded(i / 4096.0f));
+        for (int i = 0; i <= 4096; i++) table[i] = cv::saturate_cast<unsigned char>(255 * linearToSrgb(i / 4096.0));
         return table;
     }();
     cv::Mat grey(height, width, CV_8U);

@@ -13,19 +13,6 @@ namespace {
 
 using namespace sk;
 
-/// sRGB-encoded level (0...255) to linear light, as a table.
-const std::vector<double> &linearLevels() {
-    static const std::vector<double> table = [] {
-        std::vector<double> t(256);
-        for (int i = 0; i < 256; i++) {
-            double v = i / 255.0;
-            t[i] = v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4);
-        }
-        return t;
-    }();
-    return table;
-}
-
 double labF(double t) { return t > 216.0 / 24389 ? std::cbrt(t) : t * 841.0 / 108 + 4.0 / 29; }
 
 /// The relative luminance Y (0...1) of a CIELAB lightness.
@@ -34,8 +21,6 @@ double luminanceOf(double lightness) {
     return fy > 6.0 / 29 ? fy * fy * fy : 108.0 / 841 * (fy - 4.0 / 29);
 }
 
-/// sRGB's encoding of a linear value (0...1).
-double encoded(double c) { return c <= 0.0031308 ? 12.92 * c : 1.055 * std::pow(c, 1 / 2.4) - 0.055; }
 
 /// CIELAB (D65) lightness, and chroma, of an sRGB pixel given as floats 0...255 (an average of
 /// pixels, so not a level: its linear value is interpolated between the table's).
@@ -99,7 +84,7 @@ void toneMatch(const unsigned char *drawingBytes, const unsigned char *photoByte
             lab(photoSmall.ptr<float>(y) + 3 * x, l, ignored);
             photoL.at<double>(y, x) = l;
             lab(drawnSmall.ptr<float>(y) + 3 * x, l, chroma);
-            drawnLevel.at<double>(y, x) = 255 * encoded(luminanceOf(l));
+            drawnLevel.at<double>(y, x) = 255 * linearToSrgb(luminanceOf(l));
             drawnChroma.at<double>(y, x) = chroma;
         }
     double s = sigma / factor;
@@ -112,7 +97,7 @@ void toneMatch(const unsigned char *drawingBytes, const unsigned char *photoByte
     for (int y = 0; y < small.height; y++)
         for (int x = 0; x < small.width; x++) {
             double paper = std::min(1.0, std::max(0.0, 1 - drawnChroma.at<double>(y, x) / paperChroma));
-            double target = 255 * encoded(luminanceOf(lifted(photoL.at<double>(y, x), paper, paperLift)));
+            double target = 255 * linearToSrgb(luminanceOf(lifted(photoL.at<double>(y, x), paper, paperLift)));
             gain.at<float>(y, x) = float(target / (drawnLevel.at<double>(y, x) + 1));
         }
     cv::Mat enlarged;
