@@ -8,7 +8,13 @@ style, and reports frames per second, the round trip (median and 95th percentile
 leaving the "camera" to its styled JPEG back, without the page's own decode and paint), and
 the server's memory at the start and end of the run (`--minutes` for the 10-minute soak).
 
-Usage: python3 bench/live.py [--bin PATH] [--size 640x480] [--seconds 20] [--styles none,pencil]
+`--page` measures in the page instead, as a user sees it: headless Chromium (Debian's
+`chromium` and `chromium-driver`) opens `serve --live` with the same frames as its fake camera
+(30 frames a second), and the page's own counters give the frames shown a second and the time
+from a frame leaving the camera to its styled picture drawn on screen. The browser shares the
+machine's cores with the server, as it does on a laptop.
+
+Usage: python3 bench/live.py [--bin PATH] [--size 640x480] [--seconds 20] [--styles none,pencil] [--page]
 """
 import argparse
 import http.client
@@ -17,7 +23,10 @@ import os
 import re
 import shutil
 import socket
+import signal
 import statistics
+import urllib.parse
+import urllib.request
 import subprocess
 import sys
 import tempfile
@@ -72,27 +81,39 @@ def free_port():
         return s.getsockname()[1]
 
 
+def start_server(binary, style, work, tag):
+    """`serve --live` on a free port for `style`; its process and its URL (with the token) once it
+    listens."""
+    folder, out = os.path.join(work, "in"), os.path.join(work, f"{tag}-out-{style}")
+    os.makedirs(folder, exist_ok=True)
+    log = open(os.path.join(work, f"{tag}-serve-{style}.log"), "w+")
+    server = subprocess.Popen([binary, "serve", folder, "--out", out, "--port", str(free_port()), "--live", "-f", style],
+                              stdout=log, stderr=subprocess.STDOUT)
+    for _ in range(240):
+        log.seek(0)
+        m = re.search(r"(http://\S+token=[0-9a-f]+\S*)", log.read())
+        if m:
+            return server, m.group(1)
+        time.sleep(0.25)
+    server.kill()
+    raise SystemExit(f"serve did not start; see {log.name}")
+
+
+def stop_server(server):
+    server.terminate()
+    try:
+        server.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        server.kill()
+
+
 def run_style(binary, style, size, seconds, pictures, work):
     width, height = size
-    folder, out = os.path.join(work, "in"), os.path.join(work, "out-" + style)
-    os.makedirs(folder, exist_ok=True)
-    port = free_port()
-    log = open(os.path.join(work, f"serve-{style}.log"), "w+")
-    env = dict(os.environ)
-    server = subprocess.Popen([binary, "serve", folder, "--out", out, "--port", str(port), "--live", "-f", style],
-                              stdout=log, stderr=subprocess.STDOUT, env=env)
+    server, url = start_server(binary, style, work, "loopback")
     try:
-        token = None
-        for _ in range(240):
-            log.seek(0)
-            m = re.search(r"token=([0-9a-f]+)", log.read())
-            if m:
-                token = m.group(1)
-                break
-            time.sleep(0.25)
-        if not token:
-            raise SystemExit(f"serve did not start; see {log.name}")
-        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        address = urllib.parse.urlsplit(url)
+        token = urllib.parse.parse_qs(address.query)["token"][0]
+        conn = http.client.HTTPConnection(address.hostname, address.port, timeout=60)
         session = f"bench-{style}"
         latencies, shown, n = [], 0, 0
         # Warm-up: the detector and the first mattes.
@@ -128,11 +149,75 @@ def run_style(binary, style, size, seconds, pictures, work):
             "rss_start": start_rss, "rss_end": end_rss,
         }
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        stop_server(server)
+
+
+def webdriver(port, method, path, body=None):
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=data, method=method,
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=180) as response:
+        return json.loads(response.read() or b"null").get("value")
+
+
+def run_page(binary, style, size, seconds, pictures, work):
+    """The same run measured in the page: Chromium's fake camera plays the frames."""
+    width, height = size
+    raw, camera = os.path.join(work, "camera.rgba"), os.path.join(work, "camera.y4m")
+    if not os.path.exists(camera):
+        with open(raw, "wb") as f:
+            for frame in pictures:
+                f.write(frame)
+        subprocess.run(["ffmpeg", "-loglevel", "error", "-y", "-f", "rawvideo", "-pix_fmt", "rgba", "-s", f"{width}x{height}",
+                        "-framerate", "30", "-i", raw, "-pix_fmt", "yuv420p", camera], check=True)
+    server, url = start_server(binary, style, work, "page")
+    driver_port = free_port()
+    driver = subprocess.Popen(["chromedriver", f"--port={driver_port}"], stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL, start_new_session=True)
+    session = None
+    try:
+        for _ in range(100):
+            try:
+                webdriver(driver_port, "GET", "/status")
+                break
+            except OSError:
+                time.sleep(0.1)
+        args = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,900",
+                "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
+                f"--use-file-for-fake-video-capture={camera}"]
+        made = webdriver(driver_port, "POST", "/session", {"capabilities": {"alwaysMatch": {
+            "browserName": "chrome", "goog:chromeOptions": {"binary": "/usr/bin/chromium", "args": args}}}})
+        session = made["sessionId"]
+        webdriver(driver_port, "POST", f"/session/{session}/url", {"url": url})
+        script = lambda js: webdriver(driver_port, "POST", f"/session/{session}/execute/sync", {"script": js, "args": []})
+        deadline = time.monotonic() + 180
+        while (script("return window.sketchease?.live?.stats?.shown ?? 0") or 0) < 10:
+            if time.monotonic() > deadline:
+                raise SystemExit("the page showed no live frames in 3 minutes")
+            time.sleep(0.5)
+        time.sleep(2)
+        first = script("return {shown: window.sketchease.live.stats.shown, at: performance.now()}")
+        start_rss = rss_mb(server.pid)
+        time.sleep(seconds)
+        last = script("return {shown: window.sketchease.live.stats.shown, at: performance.now(), "
+                      "latencies: window.sketchease.live.stats.latencies.slice(-Math.max(1, window.sketchease.live.stats.shown - %d))}"
+                      % first["shown"])
+        end_rss = rss_mb(server.pid)
+        shown = last["shown"] - first["shown"]
+        latencies = sorted(last["latencies"])
+        return {
+            "style": style, "fps": shown / ((last["at"] - first["at"]) / 1000), "frames": shown,
+            "median_ms": statistics.median(latencies), "p95_ms": latencies[int(0.95 * (len(latencies) - 1))],
+            "rss_start": start_rss, "rss_end": end_rss,
+        }
+    finally:
+        if session:
+            try:
+                webdriver(driver_port, "DELETE", f"/session/{session}")
+            except OSError:
+                pass
+        os.killpg(driver.pid, signal.SIGKILL)
+        stop_server(server)
 
 
 def main():
@@ -142,20 +227,23 @@ def main():
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--minutes", type=float, default=0, help="run pencil this long instead (memory soak)")
     parser.add_argument("--styles", default="none,pencil")
+    parser.add_argument("--page", action="store_true", help="measure in headless Chromium's page (fake camera)")
     args = parser.parse_args()
     width, height = (int(v) for v in args.size.split("x"))
     work = tempfile.mkdtemp(prefix="sketchease-live-")
     try:
-        pictures = frames(width, height, 90, work)
+        pictures = frames(width, height, 180 if args.page else 90, work)
         styles = ["pencil"] if args.minutes else args.styles.split(",")
         seconds = args.minutes * 60 if args.minutes else args.seconds
         load = os.getloadavg()[0]
+        where = "in the page (headless Chromium, fake camera at 30 fps)" if args.page else "over loopback, frames sent as the page sends them"
         print(f"SketchEase Live benchmark, {time.strftime('%Y-%m-%d %H:%M')}, {os.cpu_count()} cores, "
-              f"{width}×{height}, two faces panning, {seconds:.0f} s per style, load average {load:.1f} at the start.\n")
-        print("| style | frames shown | fps | round trip, median | 95th percentile | server RSS start → end |")
+              f"{width}×{height}, two faces panning, {seconds:.0f} s per style, {where}, load average {load:.1f} at the start.\n")
+        print("| style | frames shown | fps | camera to screen, median | 95th percentile | server RSS start → end |"
+              if args.page else "| style | frames shown | fps | round trip, median | 95th percentile | server RSS start → end |")
         print("| --- | ---: | ---: | ---: | ---: | ---: |")
         for style in styles:
-            r = run_style(args.bin, style, (width, height), seconds, pictures, work)
+            r = (run_page if args.page else run_style)(args.bin, style, (width, height), seconds, pictures, work)
             print(f"| `{r['style']}` | {r['frames']} | {r['fps']:.1f} | {r['median_ms']:.0f} ms | {r['p95_ms']:.0f} ms | "
                   f"{r['rss_start']:.0f} → {r['rss_end']:.0f} MB |", flush=True)
     finally:
