@@ -18,6 +18,7 @@ Usage: python3 bench/live.py [--bin PATH] [--size 640x480] [--seconds 20] [--sty
 """
 import argparse
 import http.client
+import json
 import math
 import os
 import re
