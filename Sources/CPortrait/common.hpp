@@ -60,18 +60,9 @@ inline const std::vector<double> &linearLevels() {
     return table;
 }
 
-/// The edge tangent flow of a grey float image: unit tangents (along edges) from the
-/// structure tensor smoothed over `sigma`; flat areas lean towards the diagonal.
-void tangentFlow(const cv::Mat &grey, float sigma, cv::Mat &tx, cv::Mat &ty);
-
 /// Flow-based DoG lines (Kang et al. 2007) of an 8-bit grey image: 255 paper, darker ink.
 void flowLines(const unsigned char *greyBytes, int width, int height, float flowSigma, float sigmaC,
                float sigmaM, float rho, float phi, unsigned char *outBytes);
-
-/// The same from the grey as floats (0...1) and its tangent flow (`tangentFlow`), when the
-/// caller has them already.
-void flowLines(const cv::Mat &grey, const cv::Mat &tx, const cv::Mat &ty, float sigmaC, float sigmaM, float rho,
-               float phi, unsigned char *outBytes);
 
 } // namespace sk
 

@@ -331,12 +331,13 @@ void pencil(const unsigned char *rgb, int width, int height, const sk_pencil_pla
         cv::Size small(std::max(1, int(std::lround(width * plan.line_scale))), std::max(1, int(std::lround(height * plan.line_scale))));
         cv::resize(lineSource, lineSource, small, 0, 0, cv::INTER_AREA);
     }
-    cv::Mat lineGrey, tx, ty;
+    lineSource = lineSource.clone();
+    cv::Mat lineGrey;
     lineSource.convertTo(lineGrey, CV_32F, 1.0 / 255);
     cv::Mat strokes(lineSource.size(), CV_8U), contours(lineSource.size(), CV_8U);
     pencilStrokes(lineGrey, plan.stroke_length, plan.stroke_width, plan.stroke_gain, strokes.data);
-    tangentFlow(lineGrey, std::max(0.5f, plan.flow_sigma), tx, ty);
-    flowLines(lineGrey, tx, ty, plan.contour_sigma, plan.flow_length, 0.985f, 60, contours.data);
+    flowLines(lineSource.data, lineSource.cols, lineSource.rows, plan.flow_sigma, plan.contour_sigma, plan.flow_length,
+              0.985f, 60, contours.data);
     cv::Mat lines(lineSource.size(), CV_32F);
     for (int y = 0; y < lines.rows; y++) {
         const unsigned char *s = strokes.ptr<unsigned char>(y), *c = contours.ptr<unsigned char>(y);

@@ -203,11 +203,9 @@ void regionMatte(const unsigned char *rgb, int width, int height, const sk_face_
 
 // MARK: Edge tangent flow
 
-} // namespace
-
 /// The edge tangent flow of a grey float image: unit tangents (along edges) from the
 /// structure tensor smoothed over `sigma`; flat areas lean towards the diagonal.
-void sk::tangentFlow(const cv::Mat &grey, float sigma, cv::Mat &tx, cv::Mat &ty) {
+void tangentFlow(const cv::Mat &grey, float sigma, cv::Mat &tx, cv::Mat &ty) {
     cv::Mat gx, gy;
     cv::Sobel(grey, gx, CV_32F, 1, 0, 3, 0.25);
     cv::Sobel(grey, gy, CV_32F, 0, 1, 3, 0.25);
@@ -235,8 +233,6 @@ void sk::tangentFlow(const cv::Mat &grey, float sigma, cv::Mat &tx, cv::Mat &ty)
         }
     }
 }
-
-namespace {
 
 /// `m` (float) at (x, y), between its four nearest pixels; clamped to its edges.
 /// Inlined: the flow filters call it a dozen times per pixel.
@@ -286,12 +282,6 @@ void flowLines(const unsigned char *greyBytes, int width, int height, float flow
     cv::Mat(height, width, CV_8U, const_cast<unsigned char *>(greyBytes)).convertTo(grey, CV_32F, 1.0 / 255);
     cv::Mat tx, ty;
     tangentFlow(grey, std::max(0.5f, flowSigma), tx, ty);
-    flowLines(grey, tx, ty, sigmaC, sigmaM, rho, phi, outBytes);
-}
-
-void flowLines(const cv::Mat &grey, const cv::Mat &tx, const cv::Mat &ty, float sigmaC, float sigmaM, float rho,
-               float phi, unsigned char *outBytes) {
-    const int width = grey.cols, height = grey.rows;
 
     // The DoG across the flow: normalised gaussians of sigma_c and 1.6 sigma_c.
     sigmaC = std::max(0.4f, sigmaC);
