@@ -3,6 +3,8 @@
 #include <limits.h>
 #include <malloc.h>
 
+#include <vips/vector.h>
+
 static void drop_message(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data) {
     (void) domain; (void) level; (void) message; (void) data;
 }
@@ -24,6 +26,14 @@ int sk_vips_start(const char *program_name) {
     /* Loaders libvips marks untrusted (ImageMagick, matload, ...) are not fuzzed for hostile
      * input; a photo tool has no need for them. */
     vips_block_untrusted_set(TRUE);
+    /* libvips runs some operations (8-bit convolutions and morphology among them) through
+     * programs that liborc compiles at run time. Debian 12's liborc 0.4.33 keeps the memory of
+     * those programs in one list that it does not lock: when two threads build and free such
+     * operations at once (two faces drawn side by side, or two photos), it can crash
+     * (SIGSEGV in orc_code_allocate_codemem's chunk list, seen in `video -f graphite`). Off,
+     * libvips uses its own C loops instead. SKETCHEASE_VIPS_ORC=1 turns it back on. */
+    if (!g_getenv("SKETCHEASE_VIPS_ORC"))
+        vips_vector_set_enabled(FALSE);
     return 0;
 }
 
