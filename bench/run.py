@@ -32,7 +32,8 @@ import threading
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BIN = os.path.join(ROOT, ".build/release/sketchease")
+# SKETCHEASE_BIN: another build to measure (an A/B of two builds, each run against its own floor).
+BIN = os.environ.get("SKETCHEASE_BIN") or os.path.join(ROOT, ".build/release/sketchease")
 GROUP_TOOL = os.path.join(ROOT, ".build/release/GroupPhotos")
 CORPUS = os.path.join(ROOT, "bench/corpus")
 GROUPS = os.path.join(ROOT, "bench/corpus-groups")

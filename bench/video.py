@@ -32,7 +32,8 @@ import time
 from run import sample_rss, timed
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BIN = os.path.join(ROOT, ".build/release/sketchease")
+# SKETCHEASE_BIN: another build to measure (an A/B of two builds, each run against its own floor).
+BIN = os.environ.get("SKETCHEASE_BIN") or os.path.join(ROOT, ".build/release/sketchease")
 CORPUS = os.path.join(ROOT, "bench/corpus")
 RESULTS = os.path.join(ROOT, "bench/results")
 CLIP = os.path.join(CORPUS, "clip1080.mp4")

@@ -1,5 +1,6 @@
 import Testing
 import TestSupport
+import Vips
 @testable import SketchEase
 
 @Suite struct FaceCompositorTests {
@@ -19,6 +20,28 @@ import TestSupport
         // Far outside the grown box (top-left corner, bottom strip): identical pixels.
         #expect(try PixelStats.meanAbsoluteDifference(out, photo.rgb, x: 0, y: 0, width: 100, height: 60) == 0)
         #expect(try PixelStats.meanAbsoluteDifference(out, photo.rgb, x: 0, y: 540, width: 512, height: 60) == 0)
+    }
+
+    /// A still picture's face is drawn over its region's extent only (`drawsWithinRegions`):
+    /// where the region does not reach, the photo exactly as it was; over the face, the tones
+    /// of the drawing made over the whole reach, within a few levels (how strong an edge must
+    /// be to draw is set by the face, not by how much of its surroundings the crop holds).
+    /// Tones, not pixels: the strokes' textures are laid from the drawn part's corner.
+    @Test func aStillPictureIsDrawnWithinItsRegionAsOverTheWholeReach() throws {
+        for style in ["pencil", "ink"] {
+            let styled = [StyledFace(box: face, style: try .named(style))]
+            let whole = try FaceCompositor().render(photo.rgb, faces: styled)
+            let within = try FaceCompositor(drawsWithinRegions: true).render(photo.rgb, faces: styled)
+            let region = try FaceCompositor().regionMask(photo.rgb, faces: styled)
+            let outside = try region.relational("equal", constant: [0])
+            let untouched = try outside.ifThenElse(within.cast("float").subtract(photo.rgb.cast("float")).absolute(),
+                                                   VipsImage.solid(width: photo.width, height: photo.height, pixel: [0, 0, 0]).cast("float"))
+            #expect(try untouched.maximum() == 0, "\(style) changed pixels outside its region")
+            let tones = try PixelStats.meanAbsoluteDifference(within.gaussianBlur(sigma: 8), whole.gaussianBlur(sigma: 8),
+                                                              x: 200, y: 160, width: 130, height: 160)
+            print("\(style): tones within its region and over the whole reach differ by \(tones) levels")
+            #expect(tones < 6, "\(style)'s tones over the face differ by \(tones) levels on average")
+        }
     }
 
     @Test func maskIsFullInsideAndFeatheredToZeroAtTheRim() throws {

@@ -27,10 +27,19 @@ public struct FaceCompositor: Sendable {
     /// side (a batch's photos, a clip's frames): there it only adds memory (~40 MB at the peak
     /// of a 12 MP photo).
     public var sideBySide: Bool
+    /// Whether a style is drawn only over its faces' regions (the extent of their mattes, and
+    /// a margin for strokes to run out), not over their whole reach: a head's reach allows for
+    /// hair and shoulders it may not have, and its matte covers about half of it. For still
+    /// pictures (photos, their previews and exports). Off for frames of a clip or a camera:
+    /// a style's textures are laid from its crop's corner, and a matte's extent moves
+    /// whenever the matte is cut again, where the reach moves with the face, so drawn on the
+    /// extent a face's strokes would jump every few frames.
+    public var drawsWithinRegions: Bool
 
     public init(registry: FilterRegistry = .standard, options: RenderOptions = .init(), memo: RenderMemo? = nil,
-                sideBySide: Bool = false) {
+                sideBySide: Bool = false, drawsWithinRegions: Bool = false) {
         self.registry = registry; self.options = options; self.memo = memo; self.sideBySide = sideBySide
+        self.drawsWithinRegions = drawsWithinRegions
     }
 
     /// A pure function of the image and the faces; the input image is not changed.
@@ -130,14 +139,47 @@ public struct FaceCompositor: Sendable {
                 drawn = try filter.apply(to: drawn, settings: style.settings, context: context)
                 continue
             }
-            var filtered = try Self.apply(filter, to: crop, settings: style.settings, context: context)
-            if filter.takesPhotoTone && options.tone == .photo {
-                filtered = try ToneMatch.apply(filtered, like: crop, reach: 0.12 * max(faceSize, 1))
+            // In a still picture, drawn only where the region reaches (`drawsWithinRegions`).
+            let mask = try mask(for: styled, of: faces, crop: crop, in: rect, of: image).inMemory()
+            let everything = PixelRect(x: 0, y: 0, width: rect.width, height: rect.height)
+            var reached = everything
+            if drawsWithinRegions {
+                guard let extent = try Self.extent(of: mask, margin: 4 + Int((0.05 * faceSize).rounded(.up))) else { continue }
+                reached = extent
             }
-            let mask = try mask(for: styled, of: faces, crop: crop, in: rect, of: image)
-            drawn = try mask.ifThenElse(filtered, drawn, blend: true)
+            let whole = reached == everything
+            func part(_ image: VipsImage) throws -> VipsImage {
+                whole ? image : try image.crop(x: reached.x, y: reached.y, width: reached.width, height: reached.height)
+            }
+            let source = whole ? crop : try part(crop).inMemory()
+            let local = whole ? context : FilterContext(faceSize: context.faceSize, seed: context.seed,
+                                                         faces: regions.map { $0.moved(by: -reached.x, -reached.y) })
+            var filtered = try Self.apply(filter, to: source, settings: style.settings, context: local)
+            if filter.takesPhotoTone && options.tone == .photo {
+                filtered = try ToneMatch.apply(filtered, like: source, reach: 0.12 * max(faceSize, 1))
+            }
+            let blended = try part(mask).ifThenElse(filtered, part(drawn), blend: true)
+            drawn = whole ? blended : try drawn.inserting(blended, x: reached.x, y: reached.y)
         }
         return try drawn.inMemory()
+    }
+
+    /// The rectangle of `mask` (one band, 8-bit) holding every pixel above 0, grown by
+    /// `margin` and kept inside it; nil when the mask is empty.
+    static func extent(of mask: VipsImage, margin: Int) throws -> PixelRect? {
+        let pixels = try mask.pixels(), width = mask.width, height = mask.height
+        var x0 = width, y0 = height, x1 = -1, y1 = -1
+        pixels.withUnsafeBufferPointer { p in
+            for y in 0..<height {
+                let row = y * width
+                guard let first = (0..<width).first(where: { p[row + $0] > 0 }) else { continue }
+                let last = (first..<width).last(where: { p[row + $0] > 0 })!
+                x0 = min(x0, first); x1 = max(x1, last); y0 = min(y0, y); y1 = max(y1, y)
+            }
+        }
+        guard x1 >= 0 else { return nil }
+        let left = max(0, x0 - margin), top = max(0, y0 - margin)
+        return PixelRect(x: left, y: top, width: min(width, x1 + 1 + margin) - left, height: min(height, y1 + 1 + margin) - top)
     }
 
     /// The face sizes (shorter side, pixels) styles sized to the face draw at: a smaller face is
@@ -293,6 +335,12 @@ extension FaceRegion {
         let dx = Double(rect.x), dy = Double(rect.y)
         self.init(x: box.x - dx, y: box.y - dy, width: box.width, height: box.height,
                   landmarks: landmarks.map { SIMD2($0.x - dx, $0.y - dy) })
+    }
+
+    /// The same face in a picture whose origin is (-dx, -dy) from this one's.
+    func moved(by dx: Int, _ dy: Int) -> FaceRegion {
+        let d = SIMD2(Double(dx), Double(dy))
+        return FaceRegion(x: x + d.x, y: y + d.y, width: width, height: height, landmarks: landmarks.map { $0 + d })
     }
 }
 
