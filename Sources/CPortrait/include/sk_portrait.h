@@ -77,6 +77,8 @@ typedef struct {
     float stroke_length;   /* outline strokes (sk_pencil_strokes), in the reduced copy's pixels */
     float stroke_width;
     float stroke_gain;
+    float skin_x, skin_y, skin_width, skin_height; /* the faces (crop pixels): their own gradients
+                                  set how strong an edge must be to draw; 0 x 0 = the whole crop's */
     float flow_sigma;      /* fine contours (flow lines), in the reduced copy's pixels */
     float contour_sigma;
     float flow_length;

@@ -87,6 +87,11 @@ public struct PencilFilter: SketchFilter {
         let hatchLength = max(0.1 * face, 6 * pixel), hatchWidth = max(1, 0.005 * face, 1.0 * pixel)
         let table = Self.toneTable(shading: settings.number("shading") * (1 - 0.4 * sparse))
         let noise = try NoiseTile.bytes(), at = NoiseTile.offset(seed: context.seed)
+        // The faces' boxes: their own gradients set how strong an edge must be to draw.
+        let skin = context.faces.dropFirst().reduce(context.faces.first ?? FaceRegion(x: 0, y: 0, width: 0, height: 0)) { a, b in
+            let x0 = min(a.x, b.x), y0 = min(a.y, b.y)
+            return FaceRegion(x: x0, y: y0, width: max(a.x + a.width, b.x + b.width) - x0, height: max(a.y + a.height, b.y + b.height) - y0)
+        }
         let drawing = try table.withUnsafeBufferPointer { table in
             try noise.withUnsafeBufferPointer { noise in
                 // Every size is never finer than a pixel of the photo: on a small face's enlarged
@@ -98,6 +103,7 @@ public struct PencilFilter: SketchFilter {
                     stroke_length: Float(max(settings.number("stroke") * lineFace, 6 * linePixel)),
                     stroke_width: Float(max(1, 0.006 * lineFace, 1.1 * linePixel)),
                     stroke_gain: Float(settings.number("darkness") * (1 + 0.5 * sparse)),
+                    skin_x: Float(skin.x), skin_y: Float(skin.y), skin_width: Float(skin.width), skin_height: Float(skin.height),
                     flow_sigma: Float(max(1, 0.02 * lineFace)),
                     contour_sigma: Float(max(0.5, 0.003 * lineFace, 0.6 * linePixel)),
                     flow_length: Float(max(1.5, 0.02 * lineFace)),
