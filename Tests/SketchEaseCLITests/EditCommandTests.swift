@@ -120,7 +120,7 @@ import Filters
         let result = try edit(out, script)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr == "that box would be outside the photo (1500×720)\n")
-        #expect(result.stdout.contains("face 2 resized to 1628×2068 (cut off at the photo's edge: now 1466×720 at 34, 0)"))
+        #expect(result.stdout.contains("face 2 resized to 1627×2067 (cut off at the photo's edge: now 1466×720 at 34, 0)"))
         #expect(result.stdout.contains("face 1: ink\n"), "a face named twice is named once")
         #expect(result.stdout.contains("faces 1-3: pencil"))
         #expect(result.stdout.contains("faces 1-3 deleted"))

@@ -140,10 +140,11 @@ public struct FaceCompositor: Sendable {
                 continue
             }
             // In a still picture, drawn only where the region reaches (`drawsWithinRegions`).
-            let mask = try mask(for: styled, of: faces, crop: crop, in: rect, of: image).inMemory()
+            var mask = try mask(for: styled, of: faces, crop: crop, in: rect, of: image)
             let everything = PixelRect(x: 0, y: 0, width: rect.width, height: rect.height)
             var reached = everything
             if drawsWithinRegions {
+                mask = try mask.inMemory() // read for its extent, then blended
                 guard let extent = try Self.extent(of: mask, margin: 4 + Int((0.05 * faceSize).rounded(.up))) else { continue }
                 reached = extent
             }
