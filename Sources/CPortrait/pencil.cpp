@@ -228,7 +228,9 @@ void pencilStrokes(const cv::Mat &grey, float length, float widthPx, float gain,
     cv::Mat strokes = drawn(cv::Rect(reach, reach, width, height));
     // Scaled by the crop's strongest strokes (not its single strongest), so a dim photo still
     // gets dark lines; a floor keeps a flat crop from turning its noise into strokes.
-    float top = std::max(percentile(strokes, 0.995f), 0.012f);
+    // With the faces given, their own strongest strokes, so a face's lines are as dark whatever
+    // its crop holds (1.175 x: over the example photos' faces, the crop's level at the median).
+    float top = std::max(skin.area() >= 16 ? 1.175f * percentile(strokes(skin).clone(), 0.995f) : percentile(strokes, 0.995f), 0.012f);
     cv::Mat out(height, width, CV_8U, outBytes);
     cv::Mat paper = 1.0f - cv::min(strokes * (gain / top), 1.0f);
     paper.convertTo(out, CV_8U, 255.0);
@@ -236,11 +238,11 @@ void pencilStrokes(const cv::Mat &grey, float length, float widthPx, float gain,
 
 /// The stroke map of an 8-bit grey image.
 void pencilStrokes(const unsigned char *greyBytes, int width, int height, float length, float widthPx,
-                   float gain, unsigned char *outBytes) {
+                   float gain, cv::Rect skin, unsigned char *outBytes) {
     checkImage(greyBytes, width, height);
     cv::Mat grey;
     cv::Mat(height, width, CV_8U, const_cast<unsigned char *>(greyBytes)).convertTo(grey, CV_32F, 1.0 / 255);
-    pencilStrokes(grey, length, widthPx, gain, outBytes);
+    pencilStrokes(grey, length, widthPx, gain, outBytes, skin);
 }
 
 // MARK: Graphite texture
@@ -440,7 +442,9 @@ void pencil(const unsigned char *rgb, int width, int height, const sk_pencil_pla
     }
     auto first = textureTile(roundedSize(plan.hatch_length), roundedSize(plan.hatch_width), plan.hatch_angle);
     auto second = textureTile(roundedSize(0.8f * plan.hatch_length), roundedSize(plan.hatch_width), plan.cross_angle);
-    cv::Point firstAt = tileOffset(plan.seed, first->side), secondAt = tileOffset(plan.seed + 1, second->side);
+    if (plan.origin_x < 0 || plan.origin_y < 0) throw std::invalid_argument("pencil: the origin must not be negative");
+    cv::Point origin(plan.origin_x, plan.origin_y);
+    cv::Point firstAt = tileOffset(plan.seed, first->side) + origin, secondAt = tileOffset(plan.seed + 1, second->side) + origin;
     std::vector<int> firstColumn(width), secondColumn(width);
     for (int x = 0; x < width; x++) {
         firstColumn[x] = (x + firstAt.x) % first->side;
@@ -450,10 +454,13 @@ void pencil(const unsigned char *rgb, int width, int height, const sk_pencil_pla
     // Paper grain: a window of the shared noise tile (128 + 30 × noise), softened, at unit deviation.
     int pad = plan.grain_size >= 0.3f ? int(std::ceil(plan.grain_size * 3)) + 1 : 0;
     cv::Mat noise(height + 2 * pad, width + 2 * pad, CV_32F);
+    // The face's window, moved with the crop's corner on the canvas (wrapping around the tile).
+    const int side = plan.noise_side;
+    const int noiseX = (plan.noise_x % side + origin.x) % side, noiseY = (plan.noise_y % side + origin.y) % side;
     for (int y = 0; y < noise.rows; y++) {
-        const unsigned char *row = plan.noise + size_t((y + plan.noise_y) % plan.noise_side) * plan.noise_side;
+        const unsigned char *row = plan.noise + size_t((y + noiseY) % side) * side;
         float *n = noise.ptr<float>(y);
-        for (int x = 0; x < noise.cols; x++) n[x] = (row[(x + plan.noise_x) % plan.noise_side] - 128.0f) / 30.0f;
+        for (int x = 0; x < noise.cols; x++) n[x] = (row[(x + noiseX) % side] - 128.0f) / 30.0f;
     }
     cv::Mat grain;
     if (pad > 0) {
@@ -486,8 +493,11 @@ void pencil(const unsigned char *rgb, int width, int height, const sk_pencil_pla
 } // namespace
 
 extern "C" int sk_pencil_strokes(const unsigned char *grey, int width, int height, float length, float width_px,
-                                 float gain, unsigned char *out, char *error, int error_size) {
-    return guarded(error, error_size, [&] { pencilStrokes(grey, width, height, length, width_px, gain, out); });
+                                 float gain, int skin_x, int skin_y, int skin_width, int skin_height,
+                                 unsigned char *out, char *error, int error_size) {
+    return guarded(error, error_size, [&] {
+        pencilStrokes(grey, width, height, length, width_px, gain, cv::Rect(skin_x, skin_y, skin_width, skin_height), out);
+    });
 }
 
 extern "C" int sk_pencil_texture(int width, int height, float length, float width_px, float angle, unsigned seed,

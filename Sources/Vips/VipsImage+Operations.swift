@@ -46,6 +46,12 @@ extension VipsImage {
                                       "kernel": .nick(kernel)])
     }
 
+    /// Makes the image `factor` times smaller by averaging each `factor` × `factor` block
+    /// (a partial block at the right or bottom edge is dropped).
+    public func shrunk(by factor: Int) throws -> VipsImage {
+        try VipsCall.image("shrink", ["in": .image(self), "hshrink": .double(Double(factor)), "vshrink": .double(Double(factor))])
+    }
+
     /// Rotates by a multiple of 90 degrees ("d90", "d180", "d270").
     public func rotated(_ angle: String) throws -> VipsImage {
         try VipsCall.image("rot", ["in": .image(self), "angle": .nick(angle)])

@@ -22,25 +22,27 @@ import Vips
         #expect(try PixelStats.meanAbsoluteDifference(out, photo.rgb, x: 0, y: 540, width: 512, height: 60) == 0)
     }
 
-    /// A still picture's face is drawn over its region's extent only (`drawsWithinRegions`):
-    /// where the region does not reach, the photo exactly as it was; over the face, the tones
-    /// of the drawing made over the whole reach, within a few levels (how strong an edge must
-    /// be to draw is set by the face, not by how much of its surroundings the crop holds).
-    /// Tones, not pixels: the strokes' textures are laid from the drawn part's corner.
-    @Test func aStillPictureIsDrawnWithinItsRegionAsOverTheWholeReach() throws {
-        for style in ["pencil", "ink"] {
+    /// A face is drawn over its region's extent only (`drawsWithinRegions`): where the region
+    /// does not reach, the picture exactly as it was; over the face, the drawing made over the
+    /// whole reach: the styles lay their strokes and grain from the group's crop as a canvas
+    /// (`FilterContext.origin`), so the part drawn gets the strokes the whole has there.
+    /// (Within half a level, but pencil: it draws a face this size's lines on a reduced copy,
+    /// resampled from the part's corner, which moves them by a fraction of a pixel: 2.4 levels.)
+    @Test func aFaceIsDrawnWithinItsRegionAsOverTheWholeReach() throws {
+        for (style, bound) in [("pencil", 3.0), ("ink", 0.5), ("charcoal", 0.5), ("hatching", 0.5)] {
             let styled = [StyledFace(box: face, style: try .named(style))]
-            let whole = try FaceCompositor().render(photo.rgb, faces: styled)
-            let within = try FaceCompositor(drawsWithinRegions: true).render(photo.rgb, faces: styled)
+            var reach = FaceCompositor()
+            reach.drawsWithinRegions = false
+            let whole = try reach.render(photo.rgb, faces: styled)
+            let within = try FaceCompositor().render(photo.rgb, faces: styled)
             let region = try FaceCompositor().regionMask(photo.rgb, faces: styled)
             let outside = try region.relational("equal", constant: [0])
             let untouched = try outside.ifThenElse(within.cast("float").subtract(photo.rgb.cast("float")).absolute(),
                                                    VipsImage.solid(width: photo.width, height: photo.height, pixel: [0, 0, 0]).cast("float"))
             #expect(try untouched.maximum() == 0, "\(style) changed pixels outside its region")
-            let tones = try PixelStats.meanAbsoluteDifference(within.gaussianBlur(sigma: 8), whole.gaussianBlur(sigma: 8),
-                                                              x: 200, y: 160, width: 130, height: 160)
-            print("\(style): tones within its region and over the whole reach differ by \(tones) levels")
-            #expect(tones < 6, "\(style)'s tones over the face differ by \(tones) levels on average")
+            let apart = try PixelStats.meanAbsoluteDifference(within, whole, x: 200, y: 160, width: 130, height: 160)
+            print("\(style): within its region and over the whole reach, \(apart) levels apart over the face")
+            #expect(apart < bound, "\(style) is drawn \(apart) levels apart over the face")
         }
     }
 

@@ -57,9 +57,12 @@ int sk_bilateral(const unsigned char *rgb, int width, int height, float sigma_sp
 /* The stroke map of Lu, Xu & Jia's pencil drawing (2012): the gradient magnitude of a grey
  * image, each pixel's share given to the one of 8 directions whose line of `length` pixels
  * gathers most gradient there, each share drawn out along its line (`width_px` wide), scaled
- * by the crop's strongest strokes times `gain`. 255 = paper, darker = stroke. */
+ * by the strongest strokes times `gain`. How strong an edge must be to draw, and the strongest
+ * strokes, are the faces' own where a skin box is given (a 0 x 0 box: the whole image's).
+ * 255 = paper, darker = stroke. */
 int sk_pencil_strokes(const unsigned char *grey, int width, int height, float length, float width_px,
-                      float gain, unsigned char *out, char *error, int error_size);
+                      float gain, int skin_x, int skin_y, int skin_width, int skin_height,
+                      unsigned char *out, char *error, int error_size);
 
 /* A pencil tone texture: seeded graphite strokes `length` pixels long and `width_px` wide,
  * slanted about `angle` radians, over a faint paper grain; a middle grey (mean about 0.62)
@@ -96,6 +99,9 @@ typedef struct {
     const unsigned char *noise; /* a square tile of 8-bit noise, 128 + 30 x N(0, 1) */
     int noise_side;
     int noise_x, noise_y;  /* the face's window in it */
+    int origin_x, origin_y; /* where the crop's corner lies on the canvas the textures are laid
+                               on (>= 0): a part of a picture gets the strokes and grain the whole
+                               would have there */
 } sk_pencil_plan;
 
 /* The whole pencil drawing of a packed RGB image in one call: outlines (the stroke map) and

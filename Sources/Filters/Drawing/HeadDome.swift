@@ -9,13 +9,18 @@ enum HeadDome {
     ///
     /// The domes are smooth over tens of pixels, so they are computed on a grid some four
     /// samples to a dome's deviation and enlarged: a crop holding a crowd (twenty-five heads
-    /// in one group) costs a few small images, not twenty-five full-size ones.
-    static func height(over faces: [FaceRegion], width: Int, height: Int) throws -> VipsImage? {
+    /// in one group) costs a few small images, not twenty-five full-size ones. The grid is laid
+    /// from the canvas's corner (`origin`, where the crop's corner lies on it:
+    /// `FilterContext.origin`), so a part of a picture gets the domes the whole has there.
+    static func height(over faces: [FaceRegion], width: Int, height: Int, origin: SIMD2<Int> = .zero) throws -> VipsImage? {
         guard let smallest = faces.map({ min($0.width, $0.height) }).min() else { return nil }
-        let step = max(1, 0.6 * smallest / 4)
-        let smallWidth = Int((Double(width) / step).rounded(.up)) + 1
-        let smallHeight = Int((Double(height) / step).rounded(.up)) + 1
-        let coordinates = try VipsImage.coordinates(width: smallWidth, height: smallHeight).linear(step, 0)
+        let step = max(1, Int(0.6 * smallest / 4))
+        let left = origin.x % step, top = origin.y % step
+        let smallWidth = (left + width + step - 1) / step + 1
+        let smallHeight = (top + height + step - 1) / step + 1
+        // Each sample's position in the crop.
+        let coordinates = try VipsImage.coordinates(width: smallWidth, height: smallHeight)
+            .linear([Double(step), Double(step)], [Double(-left), Double(-top)])
         var sum: VipsImage?
         for face in faces {
             let one = try dome(over: face, coordinates: coordinates)
@@ -23,8 +28,8 @@ enum HeadDome {
         }
         guard let small = try sum?.inMemory() else { return nil }
         guard step > 1 else { return try small.crop(x: 0, y: 0, width: width, height: height) }
-        return try small.resize(scale: step, kernel: "cubic")
-            .embed(x: 0, y: 0, width: width, height: height, extend: "copy").crop(x: 0, y: 0, width: width, height: height)
+        return try small.resize(scale: Double(step), kernel: "cubic")
+            .embed(x: 0, y: 0, width: left + width, height: top + height, extend: "copy").crop(x: left, y: top, width: width, height: height)
     }
 
     /// One dome; `coordinates` gives each pixel's (x, y) in the crop.

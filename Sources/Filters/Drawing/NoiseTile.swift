@@ -48,9 +48,12 @@ enum NoiseTile {
     }
 
     /// A `width` × `height` window of the tile (8-bit, encoded as above) at an offset chosen by
-    /// `seed`; the same seed always gives the same window.
-    static func window(width: Int, height: Int, seed: Int) throws -> VipsImage {
+    /// `seed`, moved by `origin` (where the window's corner lies on the canvas); the same seed
+    /// always gives the same window.
+    static func window(width: Int, height: Int, seed: Int, origin: SIMD2<Int> = .zero) throws -> VipsImage {
         let (x, y) = offset(seed: seed)
-        return try shared().embed(x: -x, y: -y, width: width, height: height, extend: "repeat")
+        // Wrapped into the tile; an origin left of or above the canvas's corner (a margin) too.
+        let left = ((x + origin.x) % side + side) % side, top = ((y + origin.y) % side + side) % side
+        return try shared().embed(x: -left, y: -top, width: width, height: height, extend: "repeat")
     }
 }

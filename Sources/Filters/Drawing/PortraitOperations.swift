@@ -65,10 +65,12 @@ public enum PortraitOperations {
     }
 
     /// Lu, Xu & Jia's stroke map of a one-band 8-bit image: 255 paper, darker strokes.
-    static func pencilStrokes(_ grey: VipsImage, length: Double, width: Double, gain: Double) throws -> VipsImage {
+    static func pencilStrokes(_ grey: VipsImage, length: Double, width: Double, gain: Double, faces: [FaceRegion] = []) throws -> VipsImage {
         let bytes = try grey.pixels()
+        let skin = FaceRegion.bounds(of: faces) ?? FaceRegion(x: 0, y: 0, width: 0, height: 0)
         return try output(width: grey.width, height: grey.height, bands: 1, operation: "pencil strokes") { out, error, size in
-            sk_pencil_strokes(bytes, Int32(grey.width), Int32(grey.height), Float(length), Float(width), Float(gain), out, error, size)
+            sk_pencil_strokes(bytes, Int32(grey.width), Int32(grey.height), Float(length), Float(width), Float(gain),
+                              Int32(skin.x), Int32(skin.y), Int32(skin.width), Int32(skin.height), out, error, size)
         }
     }
 

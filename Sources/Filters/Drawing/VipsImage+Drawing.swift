@@ -108,15 +108,17 @@ extension VipsImage {
     /// Zero-mean paper grain: seeded gaussian noise softened over `grainSize` pixels and
     /// rescaled to unit deviation, so its strength does not depend on its size. Fine grain
     /// comes from the shared noise tile (`NoiseTile`), coarse grain from noise made small.
-    static func paperGrain(width: Int, height: Int, grainSize: Double, seed: Int) throws -> VipsImage {
-        if grainSize > 4 { return try smoothNoise(width: width, height: height, grainSize: grainSize, seed: seed) }
+    /// `origin`: where the grain's corner lies on the canvas it is laid on (`FilterContext.origin`).
+    static func paperGrain(width: Int, height: Int, grainSize: Double, seed: Int, origin: SIMD2<Int> = .zero) throws -> VipsImage {
+        if grainSize > 4 { return try smoothNoise(width: width, height: height, grainSize: grainSize, seed: seed, origin: origin) }
         let unit = 1 / NoiseTile.levelsPerDeviation, offset = -NoiseTile.midLevel / NoiseTile.levelsPerDeviation
         guard grainSize >= 0.3 else {
-            return try NoiseTile.window(width: width, height: height, seed: seed).linear(unit, offset)
+            return try NoiseTile.window(width: width, height: height, seed: seed, origin: origin).linear(unit, offset)
         }
         // The window is taken with a margin, so the blur sees real noise up to the edges.
         let pad = blurMargin(sigma: grainSize)
-        let window = try NoiseTile.window(width: width + 2 * pad, height: height + 2 * pad, seed: seed)
+        let window = try NoiseTile.window(width: width + 2 * pad, height: height + 2 * pad, seed: seed,
+                                          origin: origin &- SIMD2(repeating: pad))
         // Blurring white noise by sigma s leaves deviation 1 / (2 s sqrt(pi)). (The float kernel:
         // libvips' integer one shifts the mean of noise by a few levels.)
         let blurred = try window.gaussianBlur(sigma: grainSize, minAmplitude: 0.05)
@@ -127,15 +129,19 @@ extension VipsImage {
 
     /// Coarse noise made at low resolution and enlarged: a large blur of full-size noise
     /// costs far more for the same look.
-    private static func smoothNoise(width: Int, height: Int, grainSize: Double, seed: Int) throws -> VipsImage {
+    /// The noise is made from the canvas's corner (libvips' noise at a pixel depends only on the
+    /// seed and the pixel's position), so a crop at `origin` gets what the whole canvas has there.
+    private static func smoothNoise(width: Int, height: Int, grainSize: Double, seed: Int, origin: SIMD2<Int>) throws -> VipsImage {
         let factor = grainSize / 2
-        let smallWidth = Int((Double(width) / factor).rounded(.up)) + 2
-        let smallHeight = Int((Double(height) / factor).rounded(.up)) + 2
+        // With a margin beyond the crop's far edges, where the softening mirrors the noise.
+        let smallWidth = Int((Double(width + origin.x) / factor).rounded(.up)) + 8
+        let smallHeight = Int((Double(height + origin.y) / factor).rounded(.up)) + 8
         // Into memory: the enlargement reads it once per output tile, and a lazy one would be
-        // made again (noise and blur) for every tile.
-        let small = try gaussianNoise(width: smallWidth, height: smallHeight, mean: 0, sigma: 1, seed: seed).softened(sigma: 2).inMemory()
-        let unit = try small.linear(1 / max(1e-6, try small.deviation()), 0)
-        return try unit.resize(scale: factor, kernel: "cubic").crop(x: 0, y: 0, width: width, height: height)
+        // made again (noise and blur) for every tile. White noise blurred by 2 keeps
+        // 1 / (4 sqrt(pi)) of its deviation: scaled back to unit deviation.
+        let small = try gaussianNoise(width: smallWidth, height: smallHeight, mean: 0, sigma: 4 * 1.7725, seed: seed)
+            .softened(sigma: 2).inMemory()
+        return try small.resize(scale: factor, kernel: "cubic").crop(x: origin.x, y: origin.y, width: width, height: height)
     }
 
     /// Gaussian blur for large radii: shrink so the blur is a few pixels wide, blur, enlarge.
@@ -143,12 +149,19 @@ extension VipsImage {
     /// blurred copy is computed into memory: the enlargement asks it for overlapping areas
     /// tile after tile, and a lazy copy ran the shrink (and whatever fed it) again for each,
     /// which made `ToneMatch` half of a pencil clip's CPU.
-    func broadBlur(sigma: Double) throws -> VipsImage {
+    ///
+    /// The shrink averages whole blocks laid from the canvas's corner (`origin`, where this
+    /// image's corner lies on it: `FilterContext.origin`), so a part of a picture is blurred as
+    /// the whole is there, away from its edges.
+    func broadBlur(sigma: Double, origin: SIMD2<Int> = .zero) throws -> VipsImage {
         guard sigma > 6 else { return try softened(sigma: sigma) }
-        let factor = sigma / 3
-        let small = try resize(scale: 1 / factor).softened(sigma: 3).inMemory()
-        let enlarged = try small.resize(scale: Double(width) / Double(small.width),
-                                        verticalScale: Double(height) / Double(small.height), kernel: "cubic")
-        return try enlarged.embed(x: 0, y: 0, width: width, height: height, extend: "copy").crop(x: 0, y: 0, width: width, height: height)
+        let factor = max(2, Int((sigma / 3).rounded()))
+        let left = origin.x % factor, top = origin.y % factor
+        let across = (left + width + factor - 1) / factor, down = (top + height + factor - 1) / factor
+        let blocks = try embed(x: left, y: top, width: across * factor, height: down * factor, extend: "copy")
+        let small = try blocks.shrunk(by: factor).softened(sigma: sigma / Double(factor)).inMemory()
+        return try small.resize(scale: Double(factor), kernel: "cubic")
+            .embed(x: 0, y: 0, width: across * factor, height: down * factor, extend: "copy")
+            .crop(x: left, y: top, width: width, height: height)
     }
 }

@@ -65,8 +65,17 @@ public struct FilterContext: Sendable {
     /// must stay visible in the photo are never made finer than the photo's own pixels.
     public var photoPixel: Double
 
-    public init(faceSize: Double, seed: Int = 0, faces: [FaceRegion] = [], backdrop: VipsImage? = nil, photoPixel: Double = 1) {
+    /// Where the crop's top-left pixel lies on the canvas its textures are laid on (0, 0 for a
+    /// crop that is the whole canvas). A style lays its strokes, grain and noise at canvas
+    /// positions, so a part of a picture drawn with its origin gets the textures the whole
+    /// would have there: a compositor can draw only where a face's region is, and a clip's
+    /// face keeps its strokes when that part grows or shrinks between frames.
+    public var origin: SIMD2<Int>
+
+    public init(faceSize: Double, seed: Int = 0, faces: [FaceRegion] = [], backdrop: VipsImage? = nil, photoPixel: Double = 1,
+                origin: SIMD2<Int> = .zero) {
         self.faceSize = faceSize; self.seed = seed; self.faces = faces; self.backdrop = backdrop; self.photoPixel = photoPixel
+        self.origin = origin
     }
 }
 
@@ -79,5 +88,20 @@ public struct FaceRegion: Sendable, Equatable {
 
     public init(x: Double, y: Double, width: Double, height: Double, landmarks: [SIMD2<Double>] = []) {
         self.x = x; self.y = y; self.width = width; self.height = height; self.landmarks = landmarks
+    }
+
+    /// The smallest box holding every face in `faces` (landmarks dropped); nil for none.
+    public static func bounds(of faces: [FaceRegion]) -> FaceRegion? {
+        guard let first = faces.first else { return nil }
+        return faces.dropFirst().reduce(FaceRegion(x: first.x, y: first.y, width: first.width, height: first.height)) { a, b in
+            let x0 = min(a.x, b.x), y0 = min(a.y, b.y)
+            return FaceRegion(x: x0, y: y0, width: max(a.x + a.width, b.x + b.width) - x0, height: max(a.y + a.height, b.y + b.height) - y0)
+        }
+    }
+
+    /// The same face moved by (dx, dy): as seen in a picture whose corner is (-dx, -dy) from this one's.
+    public func moved(by dx: Int, _ dy: Int) -> FaceRegion {
+        let d = SIMD2(Double(dx), Double(dy))
+        return FaceRegion(x: x + d.x, y: y + d.y, width: width, height: height, landmarks: landmarks.map { $0 + d })
     }
 }

@@ -51,7 +51,7 @@ public struct CharcoalFilter: SketchFilter {
         let broad = try grey.softened(sigma: max(1.5, 0.02 * face), eightBit: true)
         let near = try grey.softened(sigma: max(1, 0.009 * face), eightBit: true)
         let smudge = try broad.linear(0.55 / 255, 0).add(near.linear(0.45 / 255, 0))
-        let mottle = try VipsImage.paperGrain(width: w, height: h, grainSize: max(6, 0.05 * face), seed: context.seed &+ 5)
+        let mottle = try VipsImage.paperGrain(width: w, height: h, grainSize: max(6, 0.05 * face), seed: context.seed &+ 5, origin: context.origin)
         let darkness = try smudge.linear(-1, 1).add(mottle.linear(0.03, 0))
         let tone = try darkness.linear(contrast, 0.5 - 0.45 * contrast).clamped()
             .linear(settings.number("shading") / 0.8, 0).clamped()
@@ -61,8 +61,8 @@ public struct CharcoalFilter: SketchFilter {
         // The paper's tooth: grain a little over a photo pixel, with some finer. Charcoal takes
         // on its peaks: the mid tones are mottled by it, and its deepest pits
         // stay light as specks (the lowest twentieth or so), fewer and greyer in the blackest areas.
-        let coarse = try VipsImage.paperGrain(width: w, height: h, grainSize: 1.3 * pixel, seed: context.seed)
-        let fine = try VipsImage.paperGrain(width: w, height: h, grainSize: 0.6 * pixel, seed: context.seed &+ 1)
+        let coarse = try VipsImage.paperGrain(width: w, height: h, grainSize: 1.3 * pixel, seed: context.seed, origin: context.origin)
+        let fine = try VipsImage.paperGrain(width: w, height: h, grainSize: 0.6 * pixel, seed: context.seed &+ 1, origin: context.origin)
         let tooth = try coarse.linear(0.85, 0).add(fine.linear(0.5, 0)).inMemory()
         let middle = try drawn.multiply(drawn.linear(-1, 1))                    // d (1 - d), 0...0.25
         let pits = try tooth.linear(-1.5, -1.5 * 1.4).clamped()               // 1 below -2.1 deviations

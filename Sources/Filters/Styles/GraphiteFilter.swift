@@ -26,7 +26,8 @@ public struct GraphiteFilter: SketchFilter {
         let face = context.faceSize
         let grey = try crop.smoothedGrey(sigma: max(0.5, 0.003 * face))
         let strokes = try PortraitOperations.pencilStrokes(grey.softened(sigma: max(0.7, 0.005 * face), eightBit: true).cast("uchar"), length: settings.number("stroke") * face,
-                                                           width: max(1, 0.005 * face), gain: settings.number("darkness"))
+                                                           width: max(1, 0.005 * face), gain: settings.number("darkness"),
+                                                           faces: context.faces)
             .linear(1.0 / 255, 0)
         let toneSource = try grey.softened(sigma: max(1, 0.008 * face), eightBit: true).cast("uchar").inMemory()
         // The tones matched are the faces' own (the whole crop where none is known): a light
@@ -36,7 +37,8 @@ public struct GraphiteFilter: SketchFilter {
         let lut = try VipsImage.fromPixels(table, width: 256, height: 1, bands: 1)
         let tone = try toneSource.mapLUT(lut).linear(1.0 / 255, 0).clamped(0.03, 1)
         let lnH = try PencilTexture(width: crop.width, height: crop.height, strokeLength: settings.number("texture") * face,
-                                    strokeWidth: max(1, 0.005 * face), angle: -55, seed: context.seed).logBrightness
+                                    strokeWidth: max(1, 0.005 * face), angle: -55, seed: context.seed,
+                                    origin: context.origin).logBrightness
         let lnJ = try tone.math("log")
         let reach = max(2, 0.02 * face)
         let beta = try lnH.multiply(lnJ).softened(sigma: reach).divide(lnH.multiply(lnH).softened(sigma: reach))

@@ -52,7 +52,7 @@ public struct HatchingFilter: SketchFilter {
         // and mouth keep their weight against the cheeks.
         // Read twice (the tone and its broad blur): computed once.
         let smooth = try grey.softened(sigma: max(1, 0.6 * spacing), eightBit: true).linear(1.0 / 255, 0).inMemory()
-        let broad = try smooth.broadBlur(sigma: max(2, 0.12 * face)).inMemory()
+        let broad = try smooth.broadBlur(sigma: max(2, 0.12 * face), origin: context.origin).inMemory()
         let tone = try smooth.linear(1.5 + 0.3 * sparse, settings.number("lightness") + 0.06 * sparse)
             .subtract(broad.linear(0.5 + 0.3 * sparse, 0)).inMemory()
 
@@ -60,7 +60,7 @@ public struct HatchingFilter: SketchFilter {
         // in line spacings.
         let coordinates = try VipsImage.coordinates(width: crop.width, height: crop.height)
         var height = try broad.linear(0.35 * face, 0)
-        if let domes = try HeadDome.height(over: context.faces, width: crop.width, height: crop.height) {
+        if let domes = try HeadDome.height(over: context.faces, width: crop.width, height: crop.height, origin: context.origin) {
             height = try height.add(domes.linear(face, 0))
         }
         let phaseOffset = try height.linear(settings.number("bend") / spacing, 0).inMemory()
@@ -71,7 +71,9 @@ public struct HatchingFilter: SketchFilter {
             // A small face's lines start in darker tones: its skin stays paper.
             let start = layer.tone * (1 - 0.3 * sparse)
             // The coordinate across the lines, in line spacings.
-            let across = try coordinates.linear([cos(radians) / spacing, sin(radians) / spacing], [0, 0])
+            let across = try coordinates.linear([cos(radians) / spacing, sin(radians) / spacing],
+                                                [cos(radians) / spacing * Double(context.origin.x),
+                                                 sin(radians) / spacing * Double(context.origin.y)])
             // The phase (offset to keep it positive) taken modulo 1 reads it once; the distance
             // to the nearest line is then 0.5 - |fraction - 0.5| spacings.
             let phase = try across.extractBands(0).add(across.extractBands(1)).add(phaseOffset).linear(1, 8192)

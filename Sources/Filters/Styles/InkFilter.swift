@@ -60,7 +60,8 @@ public struct InkFilter: SketchFilter {
         let spacing = max((3.2 + 1.3 * small) * pixel, 0.028 * face)
         // Single hatching up to half the paper, the crossing strokes beyond, solid ink at the last.
         let hatched = try coverage.linear(1 - 0.75 * small, 0)
-        let pen = try PenHatching(width: crop.width, height: crop.height, spacing: spacing, seed: context.seed)
+        let pen = try PenHatching(width: crop.width, height: crop.height, spacing: spacing, seed: context.seed,
+                                  origin: context.origin)
         let single = try pen.layer(coverage: hatched.linear(1.25, 0).clamped(0, 0.7), angle: 45, spacing: spacing)
         let cross = try pen.layer(coverage: hatched.linear(1.6, -0.62).clamped(), angle: -40, spacing: spacing * 1.1, sway: -0.8)
         let solid = try coverage.linear(12, -12 * (0.72 - 0.12 * small)).clamped()

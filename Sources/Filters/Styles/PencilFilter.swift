@@ -87,11 +87,9 @@ public struct PencilFilter: SketchFilter {
         let hatchLength = max(0.1 * face, 6 * pixel), hatchWidth = max(1, 0.005 * face, 1.0 * pixel)
         let table = Self.toneTable(shading: settings.number("shading") * (1 - 0.4 * sparse))
         let noise = try NoiseTile.bytes(), at = NoiseTile.offset(seed: context.seed)
-        // The faces' boxes: their own gradients set how strong an edge must be to draw.
-        let skin = context.faces.dropFirst().reduce(context.faces.first ?? FaceRegion(x: 0, y: 0, width: 0, height: 0)) { a, b in
-            let x0 = min(a.x, b.x), y0 = min(a.y, b.y)
-            return FaceRegion(x: x0, y: y0, width: max(a.x + a.width, b.x + b.width) - x0, height: max(a.y + a.height, b.y + b.height) - y0)
-        }
+        // The faces' boxes: their own gradients set how strong an edge must be to draw, and
+        // their strongest strokes how dark the strokes are.
+        let skin = FaceRegion.bounds(of: context.faces) ?? FaceRegion(x: 0, y: 0, width: 0, height: 0)
         let drawing = try table.withUnsafeBufferPointer { table in
             try noise.withUnsafeBufferPointer { noise in
                 // Every size is never finer than a pixel of the photo: on a small face's enlarged
@@ -123,7 +121,8 @@ public struct PencilFilter: SketchFilter {
                     grain_size: Float(max(0.5, 0.003 * face, 0.4 * pixel)),
                     grain_strength: Float(0.06 * settings.number("grain")),
                     noise: noise.baseAddress, noise_side: Int32(NoiseTile.side),
-                    noise_x: Int32(at.x), noise_y: Int32(at.y))
+                    noise_x: Int32(at.x), noise_y: Int32(at.y),
+                    origin_x: Int32(context.origin.x), origin_y: Int32(context.origin.y))
                 return try PortraitOperations.pencil(crop, plan: plan)
             }
         }

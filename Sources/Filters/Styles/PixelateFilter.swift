@@ -22,13 +22,12 @@ public struct PixelateFilter: SketchFilter {
 
     public func apply(to crop: VipsImage, settings: FilterSettings, context: FilterContext) throws -> VipsImage {
         let block = Self.blockSize(fraction: settings.number("block"), faceSize: context.faceSize)
-        // Pad to whole blocks (edge pixels repeated), average each block, and blow it back up.
-        let across = (crop.width + block - 1) / block, down = (crop.height + block - 1) / block
-        let padded = try crop.embed(x: 0, y: 0, width: across * block, height: down * block, extend: "copy")
-        let averaged = try VipsCall.image("shrink", [
-            "in": .image(padded), "hshrink": .double(Double(block)), "vshrink": .double(Double(block)),
-        ])
-        let blocks = try VipsCall.image("zoom", ["input": .image(averaged), "xfac": .int(block), "yfac": .int(block)])
-        return try blocks.crop(x: 0, y: 0, width: crop.width, height: crop.height).cast("uchar").reinterpreted(as: "srgb")
+        // Blocks laid from the canvas's corner (`origin`): padded to whole blocks (edge pixels
+        // repeated), each averaged and blown back up.
+        let left = context.origin.x % block, top = context.origin.y % block
+        let across = (left + crop.width + block - 1) / block, down = (top + crop.height + block - 1) / block
+        let padded = try crop.embed(x: left, y: top, width: across * block, height: down * block, extend: "copy")
+        let blocks = try VipsCall.image("zoom", ["input": .image(padded.shrunk(by: block)), "xfac": .int(block), "yfac": .int(block)])
+        return try blocks.crop(x: left, y: top, width: crop.width, height: crop.height).cast("uchar").reinterpreted(as: "srgb")
     }
 }

@@ -43,7 +43,7 @@ public struct ReliefFilter: SketchFilter {
     public func apply(to crop: VipsImage, settings: FilterSettings, context: FilterContext) throws -> VipsImage {
         let face = context.faceSize, depth = settings.number("height")
         let height = try Self.heightField(crop, faces: context.faces, face: face, depth: depth,
-                                          smoothing: settings.number("smoothing"))
+                                          smoothing: settings.number("smoothing"), origin: context.origin)
         let (dx, dy) = try height.gradients()
         // n = (-dh/dx, -dh/dy, 1) / length; image y points down, so "up" is -y.
         // The normal's three components are read by several terms: each is computed once.
@@ -71,7 +71,7 @@ public struct ReliefFilter: SketchFilter {
             let sun = try cosine.multiply(cosine).linear(15.0 / 32, 0).add(cosine.linear(0.5, 0.25 - 5.0 / 32))
             let sky = try nz.linear(0.5, 0.5)
             let irradiance = try sun.linear(0.5, 0).add(sky.linear(0.5, 0)).linear(1.05, 0)
-            let occlusion = try Self.occlusion(of: height, face: face)
+            let occlusion = try Self.occlusion(of: height, face: face, origin: context.origin)
             // Clay scatters a little light into its hollows: the shade never goes fully dark.
             let shade = try irradiance.multiply(occlusion).clamped(0, 1.1).linear(0.9, 0.08)
             lit = try surface.multiply(shade)
@@ -98,12 +98,12 @@ public struct ReliefFilter: SketchFilter {
     /// The carving's height in pixels: luminance detail (its broad changes halved) and a dome
     /// over each head.
     static func heightField(_ crop: VipsImage, faces: [FaceRegion], face: Double, depth: Double,
-                            smoothing: Double) throws -> VipsImage {
+                            smoothing: Double, origin: SIMD2<Int> = .zero) throws -> VipsImage {
         // Read twice (the detail and its broad blur): computed once.
         let smooth = try crop.luminance().softened(sigma: max(0.5, smoothing * face)).inMemory()
-        let broad = try smooth.broadBlur(sigma: max(2, 0.15 * face))
+        let broad = try smooth.broadBlur(sigma: max(2, 0.15 * face), origin: origin)
         var height = try smooth.subtract(broad.linear(0.5, 0)).linear(depth * face * 0.06, 0)
-        if let domes = try HeadDome.height(over: faces, width: crop.width, height: crop.height) {
+        if let domes = try HeadDome.height(over: faces, width: crop.width, height: crop.height, origin: origin) {
             height = try height.add(domes.linear(depth * face * 0.12, 0))
         }
         return try height.inMemory()
@@ -134,9 +134,9 @@ public struct ReliefFilter: SketchFilter {
     /// Ambient occlusion from the height field: 1 on crests and flats, darker where the surface
     /// lies below its neighbourhood's mean height (eye sockets, nostrils, the mouth, round the
     /// head), at a fine and a broad scale.
-    static func occlusion(of height: VipsImage, face: Double) throws -> VipsImage {
+    static func occlusion(of height: VipsImage, face: Double, origin: SIMD2<Int> = .zero) throws -> VipsImage {
         let fine = try height.softened(sigma: max(1, 0.03 * face)).subtract(height)
-        let broad = try height.broadBlur(sigma: max(2, 0.1 * face)).subtract(height)
+        let broad = try height.broadBlur(sigma: max(2, 0.1 * face), origin: origin).subtract(height)
         let depth = try fine.linear(1, 0).add(broad.linear(0.5, 0)).clamped(0, 1e6)
         return try depth.linear(-1 / (0.05 * face), 1).clamped(0.3, 1).inMemory()
     }

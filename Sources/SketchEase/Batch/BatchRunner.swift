@@ -141,8 +141,7 @@ public struct BatchRunner: Sendable {
             try detector.detect(in: photo, options: options.detection)
         }
         let styled = try styledFaces(for: file, detected: faces, size: photo.size)
-        let compositor = FaceCompositor(registry: registry, options: options.render, sideBySide: drawsFacesSideBySide,
-                                        drawsWithinRegions: true)
+        let compositor = FaceCompositor(registry: registry, options: options.render, sideBySide: drawsFacesSideBySide)
         let image = try StageTimes.measure(&stages, \.filter) { try compositor.render(photo.rgb, faces: styled) }
         try StageTimes.measure(&stages, \.encode) {
             try ImageExporter.write(image, alpha: photo.alpha, to: output, source: file.path, options: options.export)

@@ -74,7 +74,7 @@ public final class EditingSession {
     /// Remembers groups and mattes between previews (`RenderMemo`).
     private let memo = RenderMemo()
 
-    public var compositor: FaceCompositor { FaceCompositor(options: render, memo: memo, sideBySide: true, drawsWithinRegions: true) }
+    public var compositor: FaceCompositor { FaceCompositor(options: render, memo: memo, sideBySide: true) }
 
     /// Applies an edit and saves the session. Returns whether a box was cut off at the photo's edge.
     @discardableResult

@@ -28,18 +28,16 @@ public struct FaceCompositor: Sendable {
     /// of a 12 MP photo).
     public var sideBySide: Bool
     /// Whether a style is drawn only over its faces' regions (the extent of their mattes, and
-    /// a margin for strokes to run out), not over their whole reach: a head's reach allows for
-    /// hair and shoulders it may not have, and its matte covers about half of it. For still
-    /// pictures (photos, their previews and exports). Off for frames of a clip or a camera:
-    /// a style's textures are laid from its crop's corner, and a matte's extent moves
-    /// whenever the matte is cut again, where the reach moves with the face, so drawn on the
-    /// extent a face's strokes would jump every few frames.
-    public var drawsWithinRegions: Bool
+    /// a margin for strokes to run out), as it always is but to compare, not over their whole
+    /// reach: a head's reach allows for hair and shoulders it may not have, and its matte
+    /// covers about half of it. The styles lay their textures from the group's crop as a canvas
+    /// (`FilterContext.origin`), so the part drawn gets the strokes the whole would have there,
+    /// and a clip's face keeps its strokes when its matte, cut again, grows or shrinks.
+    var drawsWithinRegions = true
 
     public init(registry: FilterRegistry = .standard, options: RenderOptions = .init(), memo: RenderMemo? = nil,
-                sideBySide: Bool = false, drawsWithinRegions: Bool = false) {
+                sideBySide: Bool = false) {
         self.registry = registry; self.options = options; self.memo = memo; self.sideBySide = sideBySide
-        self.drawsWithinRegions = drawsWithinRegions
     }
 
     /// A pure function of the image and the faces; the input image is not changed.
@@ -139,7 +137,7 @@ public struct FaceCompositor: Sendable {
                 drawn = try filter.apply(to: drawn, settings: style.settings, context: context)
                 continue
             }
-            // In a still picture, drawn only where the region reaches (`drawsWithinRegions`).
+            // Drawn only where the region reaches (`drawsWithinRegions`).
             var mask = try mask(for: styled, of: faces, crop: crop, in: rect, of: image)
             let everything = PixelRect(x: 0, y: 0, width: rect.width, height: rect.height)
             var reached = everything
@@ -153,8 +151,11 @@ public struct FaceCompositor: Sendable {
                 whole ? image : try image.crop(x: reached.x, y: reached.y, width: reached.width, height: reached.height)
             }
             let source = whole ? crop : try part(crop).inMemory()
+            // Laid on the group's crop as a canvas: the part drawn gets the textures the whole
+            // crop would have there.
             let local = whole ? context : FilterContext(faceSize: context.faceSize, seed: context.seed,
-                                                         faces: regions.map { $0.moved(by: -reached.x, -reached.y) })
+                                                         faces: regions.map { $0.moved(by: -reached.x, -reached.y) },
+                                                         origin: SIMD2(reached.x, reached.y))
             var filtered = try Self.apply(filter, to: source, settings: style.settings, context: local)
             if filter.takesPhotoTone && options.tone == .photo {
                 filtered = try ToneMatch.apply(filtered, like: source, reach: 0.12 * max(faceSize, 1))
@@ -207,7 +208,9 @@ public struct FaceCompositor: Sendable {
             FaceRegion(x: f.x * factor, y: f.y * factor, width: f.width * factor, height: f.height * factor,
                        landmarks: f.landmarks.map { $0 * factor })
         }
-        let scaled = FilterContext(faceSize: size * factor, seed: context.seed, faces: faces, backdrop: context.backdrop, photoPixel: factor)
+        let origin = SIMD2((Double(context.origin.x) * factor).rounded(), (Double(context.origin.y) * factor).rounded())
+        let scaled = FilterContext(faceSize: size * factor, seed: context.seed, faces: faces, backdrop: context.backdrop, photoPixel: factor,
+                                   origin: SIMD2(Int(origin.x), Int(origin.y)))
         let drawn = try filter.apply(to: copy, settings: settings, context: scaled).inMemory()
         return try drawn.resize(scale: Double(crop.width) / Double(copy.width), verticalScale: Double(crop.height) / Double(copy.height))
             .embed(x: 0, y: 0, width: crop.width, height: crop.height, extend: "copy")
@@ -338,11 +341,6 @@ extension FaceRegion {
                   landmarks: landmarks.map { SIMD2($0.x - dx, $0.y - dy) })
     }
 
-    /// The same face in a picture whose origin is (-dx, -dy) from this one's.
-    func moved(by dx: Int, _ dy: Int) -> FaceRegion {
-        let d = SIMD2(Double(dx), Double(dy))
-        return FaceRegion(x: x + d.x, y: y + d.y, width: width, height: height, landmarks: landmarks.map { $0 + d })
-    }
 }
 
 /// An integer pixel rectangle.

@@ -45,7 +45,7 @@ public struct StyleGallery: Sendable {
     /// photo around the face as `batch` draws it (region, tone, landmarks), so a cell shows
     /// whether the styled head sits in its photo.
     public func render(faces: [(image: VipsImage, face: DetectedFace)], registry: FilterRegistry = .standard) throws -> VipsImage {
-        let compositor = FaceCompositor(registry: registry, options: render, drawsWithinRegions: true)
+        let compositor = FaceCompositor(registry: registry, options: render)
         var rows: [[VipsImage]] = []
         for (image, face) in faces {
             let box = face.box

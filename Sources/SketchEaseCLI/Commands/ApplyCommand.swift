@@ -83,7 +83,7 @@ struct ApplyCommand: ParsableCommand {
         let target = session.exportPath(sessionFile: file, folder: out)
         try OutputFolder.prepare(target.parentPath)
         let image = FilteredImage(photo: photo, history: history)
-        try image.export(to: target, compositor: FaceCompositor(options: session.render, drawsWithinRegions: true), options: session.exportOptions,
+        try image.export(to: target, compositor: FaceCompositor(options: session.render), options: session.exportOptions,
                          compare: compare)
         print("\(target) (\(image.styledFaces.count) of \(image.faces.count) faces styled)")
     }
