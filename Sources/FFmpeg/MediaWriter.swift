@@ -165,7 +165,8 @@ public final class MediaWriter {
                 streamNotes.append("\(label): left out (\(settings.format.rawValue) has no \(info.kind.rawValue))")
                 continue
             }
-            let fits = avformat_query_codec(output, input.pointee.codecpar.pointee.codec_id, FF_COMPLIANCE_NORMAL) == 1
+            let holds = avformat_query_codec(output, input.pointee.codecpar.pointee.codec_id, FF_COMPLIANCE_NORMAL) == 1
+            let fits = holds && (info.kind != .audio || settings.format.keepsAudio(info.codec))
             let reencode = !fits && info.kind == .audio ? settings.format.audioEncoder : nil
             guard fits || reencode != nil else {
                 streamNotes.append("\(label): left out (\(settings.format.rawValue) cannot hold \(info.codec))")
@@ -179,7 +180,8 @@ public final class MediaWriter {
                 } catch let error as MediaError {
                     throw MediaError(path: reader.path, reason: error.reason)
                 }
-                streamNotes.append("\(label): re-encoded as \(name) (\(settings.format.rawValue) cannot hold \(info.codec))")
+                let why = holds ? "not every \(settings.format.rawValue) player plays \(info.codec)" : "\(settings.format.rawValue) cannot hold \(info.codec)"
+                streamNotes.append("\(label): re-encoded as \(name) (\(why))")
             } else {
                 avcodec_parameters_copy(stream.pointee.codecpar, input.pointee.codecpar)
                 stream.pointee.codecpar.pointee.codec_tag = 0

@@ -1,6 +1,7 @@
 /// What `MediaWriter` writes: the container and the codecs that go in it.
 public enum OutputFormat: String, CaseIterable, Sendable {
-    /// H.264 (libx264), 4:2:0, in MP4; audio and mov_text subtitles carried over.
+    /// H.264 (libx264), 4:2:0, in MP4; AAC, MP3 or AC-3 audio and mov_text subtitles carried
+    /// over (other audio becomes AAC).
     case mp4
     /// VP9 (libvpx) in WebM; Opus or Vorbis audio carried over (others become Opus).
     case webm
@@ -30,6 +31,17 @@ public enum OutputFormat: String, CaseIterable, Sendable {
         case .mp4: "aac"
         case .webm: "libopus"
         case .gif, .webp: nil
+        }
+    }
+
+    /// Whether sound in `codec` (FFmpeg's name: "aac", "opus") is carried over as it is, where
+    /// the container holds it. An MP4 is shared to phones and players of every kind: it keeps
+    /// only the sound all of them play (AAC, MP3, AC-3, E-AC-3, ALAC); Opus, Vorbis, FLAC or
+    /// PCM, which MP4 can hold but not every player plays (Apple's among them), become AAC.
+    func keepsAudio(_ codec: String) -> Bool {
+        switch self {
+        case .mp4: ["aac", "mp3", "ac3", "eac3", "alac"].contains(codec)
+        case .webm, .gif, .webp: true
         }
     }
 

@@ -6,9 +6,9 @@ import Video
 
 /// A Live recording: what the page recorded (the styled frames as shown, with the
 /// microphone's sound, as the browser's MediaRecorder writes them: WebM, or MP4 where it
-/// can) made into `OUT/live-<time>.mp4` through the same path as `video` (H.264, the sound
-/// kept as recorded where MP4 holds it (Opus), each frame at the time it was recorded);
-/// nothing is styled again.
+/// can) made into `OUT/live-<time>.mp4` through the same path as `video` (H.264, the sound as
+/// AAC, which every player of MP4 plays, each frame at the time it was recorded); nothing is
+/// styled again.
 enum LiveRecording {
     struct Saved: Encodable, Sendable {
         var output: String

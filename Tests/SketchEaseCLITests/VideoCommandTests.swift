@@ -119,6 +119,30 @@ import Vips
         #expect(audio.trimmingCharacters(in: .whitespacesAndNewlines) == "opus")
     }
 
+    /// An MP4 is shared to every kind of player: sound it holds but not every player plays
+    /// (Opus, as a phone's or a browser's recording has it) becomes AAC; AAC is copied as it is.
+    @Test func anMP4KeepsItsSoundAsEveryPlayerPlaysIt() throws {
+        let folder = try TestAssets.temporaryFolder("video-opus")
+        let input = folder + "/phone.mkv"
+        try TestClips.ffmpeg(["-loop", "1", "-framerate", "10", "-t", "1", "-i", TestAssets.group,
+                              "-f", "lavfi", "-i", "sine=frequency=330:duration=1",
+                              "-vf", "scale=480:-2", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p",
+                              "-c:a", "libopus", "-shortest", input])
+        let result = try CLIRunner.run(["video", input, "--out", folder + "/out", "--report", folder + "/stats.json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let audio = try TestClips.ffprobe(["-select_streams", "a", "-show_entries", "stream=codec_name:stream=duration", "-of", "csv=p=0",
+                                           folder + "/out/phone.mp4"])
+        let fields = audio.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ",")
+        #expect(fields.first == "aac", "\(audio)")
+        #expect(abs((Double(fields.last ?? "") ?? 0) - 1) < 0.1, "the sound is as long as it was: \(audio)")
+        let report = try String(contentsOfFile: folder + "/stats.json", encoding: .utf8)
+        #expect(report.contains("re-encoded as aac (not every mp4 player plays opus)"), "\(report)")
+        // AAC is kept as it is.
+        let plain = try clip(folder)
+        #expect(try CLIRunner.run(["video", plain, "--out", folder + "/out2", "--report", folder + "/plain.json"]).status == 0)
+        #expect(try String(contentsOfFile: folder + "/plain.json", encoding: .utf8).contains("(aac): copied"))
+    }
+
     @Test func locationAndDeviceAreLeftOutUnlessKept() throws {
         let folder = try TestAssets.temporaryFolder("video-meta")
         let input = try clip(folder, metadata: ["-metadata", "location=+48.8584+002.2945/", "-metadata", "make=Apple",

@@ -235,10 +235,12 @@ import Vips
         let name = saved["name"] as? String ?? ""
         #expect(name.hasPrefix("live-") && name.hasSuffix(".mp4"), "\(saved)")
         let recording = out + "/" + name
-        // The sound as the browser recorded it (Opus, which MP4 holds), the pictures as H.264: as `video` writes a clip.
+        // The sound as AAC (the browser recorded Opus, which not every MP4 player plays), the
+        // pictures as H.264: as `video` writes a clip.
         let streams = try TestClips.ffprobe(["-show_entries", "stream=codec_type,codec_name", "-of", "csv=p=0", recording])
         #expect(streams.split(separator: "\n").map { $0.split(separator: ",").last.map(String.init) ?? "" }.sorted() == ["audio", "video"], "\(streams)")
         #expect(streams.contains("h264,video"), "\(streams)")
+        #expect(streams.contains("aac,audio"), "\(streams)")
         let length = Double(try TestClips.ffprobe(["-show_entries", "format=duration", "-of", "csv=p=0", recording])
             .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
         #expect(length > 2.5 && length < 4.5, "recorded about 3 s: \(length) s")
