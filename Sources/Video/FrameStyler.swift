@@ -54,14 +54,15 @@ public struct FrameStyler: Sendable {
 
     /// Blends `after` back towards `before` where a face's cover keeps less than all of its
     /// style; not over another face of the group drawn there (its box, grown by a fifth: it may
-    /// be what stands in front).
-    static func cut(_ after: inout [UInt8], before: [UInt8], faces: [Face], region: Region) {
+    /// be what stands in front). `region` is in the pixels of a picture `scale` times the
+    /// frame's size (the faces and their covers are in the frame's).
+    static func cut(_ after: inout [UInt8], before: [UInt8], faces: [Face], region: Region, scale: Double = 1) {
         let covered = faces.indices.filter { faces[$0].face.cover != nil }
         let boxes = faces.map { $0.face.box.grown(by: 1.2) }
         for row in 0..<region.height {
-            let y = Double(region.y + row) + 0.5
+            let y = (Double(region.y + row) + 0.5) / scale
             for col in 0..<region.width {
-                let x = Double(region.x + col) + 0.5
+                let x = (Double(region.x + col) + 0.5) / scale
                 var keep = 1.0
                 for i in covered {
                     guard let cover = faces[i].face.cover else { continue }
@@ -82,22 +83,74 @@ public struct FrameStyler: Sendable {
 
     private func draw(_ faces: [Face], region: Region, into frame: VideoFrame, wholeFrame: Bool) throws {
         let before = frame.rgb(x: region.x, y: region.y, width: region.width, height: region.height)
+        let after = try drawn(faces, region: region, before: before, wholeFrame: wholeFrame, scale: 1)
+        try frame.write(rgb: after, before: before, x: region.x, y: region.y, width: region.width, height: region.height,
+                        opacity: Self.opacity(of: faces, wholeFrame: wholeFrame))
+    }
+
+    /// Draws `faces` (in the frame's coordinates) on `picture`, the frame at `scale` times its
+    /// size (a player's preview), as `draw(_:into:)` draws them into the frame: each group of
+    /// overlapping faces over its reach, cut back where something covers a face, blended at the
+    /// opacity of a face fading in or out. (The heads' mattes are cut on the picture.)
+    public func draw(_ faces: [Face], on picture: VipsImage, scale: Double) throws -> VipsImage {
+        let bounds = (width: picture.width, height: picture.height)
+        if compositor.options.background != nil {
+            let whole = Region(x: 0, y: 0, width: bounds.width, height: bounds.height)
+            let after = try drawn(faces, region: whole, before: picture.pixels(), wholeFrame: true, scale: scale)
+            return try VipsImage.fromPixels(after, width: bounds.width, height: bounds.height, bands: 3).reinterpreted(as: "srgb")
+        }
+        let faces = faces.filter { compositor.changesPixels($0.style) }
+        let regions = faces.map { Region(enclosing: compositor.reach(of: $0.face.box.scaled(x: scale, y: scale)), in: bounds) }
+        var out = picture
+        for group in Region.overlapGroups(regions) {
+            guard let region = group.compactMap({ regions[$0] }).reduce(nil, { (u: Region?, r) in u?.union(r) ?? r }) else { continue }
+            let members = group.map { faces[$0] }
+            let before = try picture.crop(x: region.x, y: region.y, width: region.width, height: region.height).pixels()
+            let after = try drawn(members, region: region, before: before, wholeFrame: false, scale: scale)
+            // At the group's opacity, as `VideoFrame.write` blends it (in 256ths).
+            let alpha = (min(max(Self.opacity(of: members, wholeFrame: false), 0), 1) * 256).rounded()
+            let blended = alpha >= 256 ? after : Self.blend(after, over: before, alpha: alpha / 256)
+            let part = try VipsImage.fromPixels(blended, width: region.width, height: region.height, bands: 3)
+            out = try out.inserting(part, x: region.x, y: region.y)
+        }
+        return try out.reinterpreted(as: "srgb")
+    }
+
+    /// `after` laid over `before` at `alpha` (0...1).
+    private static func blend(_ after: [UInt8], over before: [UInt8], alpha: Double) -> [UInt8] {
+        var out = before
+        for i in out.indices {
+            let o = Double(before[i]), a = Double(after[i])
+            out[i] = UInt8(max(0, min(255, (o + (a - o) * alpha).rounded())))
+        }
+        return out
+    }
+
+    /// How strongly a group's drawing is laid over the frame: its most opaque face's fade.
+    private static func opacity(of faces: [Face], wholeFrame: Bool) -> Double {
+        wholeFrame ? 1 : faces.map(\.face.opacity).max() ?? 1
+    }
+
+    /// The drawing of `faces` over `region` (`before`: its RGB pixels) of a picture `scale`
+    /// times the frame's size.
+    private func drawn(_ faces: [Face], region: Region, before: [UInt8], wholeFrame: Bool, scale: Double) throws -> [UInt8] {
         let image = try VipsImage.fromPixels(before, width: region.width, height: region.height, bands: 3)
         let dx = Double(region.x), dy = Double(region.y)
         // Faces fading in or out: with a background style the whole frame is one drawing, so
         // a face is drawn from halfway through its fade.
         let drawn = faces.filter { !wholeFrame || $0.face.opacity >= 0.5 }
         let styled = drawn.map { f in
-            StyledFace(box: FaceBox(x: f.face.box.x - dx, y: f.face.box.y - dy, width: f.face.box.width, height: f.face.box.height),
-                       style: f.style, landmarks: f.face.landmarks.map { Point(x: $0.x - dx, y: $0.y - dy) },
-                       seed: Self.seed(forTrack: f.face.id), matte: f.matte)
+            let box = f.face.box.scaled(x: scale, y: scale)
+            return StyledFace(box: FaceBox(x: box.x - dx, y: box.y - dy, width: box.width, height: box.height),
+                              style: f.style, landmarks: f.face.landmarks.map { Point(x: $0.x * scale - dx, y: $0.y * scale - dy) },
+                              seed: Self.seed(forTrack: f.face.id), matte: f.matte)
         }
         var after = try compositor.render(image, faces: styled).pixels()
         // Where something covers a face, its style is cut away (the frame shows what covers it).
         // Not with a background style: there the frame as it came in is not what belongs there.
-        if !wholeFrame, drawn.contains(where: { $0.face.cover != nil }) { Self.cut(&after, before: before, faces: drawn, region: region) }
-        let opacity = wholeFrame ? 1 : faces.map(\.face.opacity).max() ?? 1
-        try frame.write(rgb: after, before: before, x: region.x, y: region.y, width: region.width, height: region.height,
-                        opacity: opacity)
+        if !wholeFrame, drawn.contains(where: { $0.face.cover != nil }) {
+            Self.cut(&after, before: before, faces: drawn, region: region, scale: scale)
+        }
+        return after
     }
 }

@@ -86,14 +86,14 @@ final class ClipWorkspace: @unchecked Sendable {
         let s = small.scale
         var styles = drawn.styles
         if let trial { for id in trial.faces { styles.byTrack[id] = .some(trial.style) } }
-        let faces = drawn.tracks.frames[n].faces.compactMap { face -> StyledFace? in
-            // Fading in or out: drawn from halfway (the export blends it in).
-            guard face.opacity >= 0.5, let style = styles.style(forTrack: face.id) else { return nil }
-            return StyledFace(box: face.box.scaled(x: s, y: s), style: style, landmarks: face.landmarks.map { Point(x: $0.x * s, y: $0.y * s) },
-                              seed: FrameStyler.seed(forTrack: face.id))
+        // Drawn as the export draws the frame: fading faces at their opacity, what covers a face cut back.
+        let faces = drawn.tracks.frames[n].faces.compactMap { face -> FrameStyler.Face? in
+            guard face.opacity > 0, let style = styles.style(forTrack: face.id) else { return nil }
+            return FrameStyler.Face(face, style: style)
         }
         let out = faces.isEmpty && render.background == nil ? try small.jpeg()
-            : try FaceCompositor(options: render, sideBySide: true).render(image, faces: faces).encoded(as: Workspace.previewFormat)
+            : try FrameStyler(compositor: FaceCompositor(options: render, sideBySide: true)).draw(faces, on: image, scale: s)
+                .encoded(as: Workspace.previewFormat)
         if trial == nil {
             rendered.withLock { cache in
                 cache.pictures[key] = out
