@@ -13,7 +13,8 @@ import Video
 /// The tracker holds a few frames back to smooth its boxes (`FaceTracker.lag`: with a
 /// detection on every frame and no fade, 3). Live cannot wait for them: the frame just taken
 /// is sent back at once, its faces where the detector found them on it, each known by the id
-/// of the track the tracker follows it in (`current`).
+/// of the track the tracker follows it in (`current`), their boxes smoothed over the frames
+/// before as they come (`OneEuroFilter`: still when the face is still, with it when it moves).
 final class LiveSession: @unchecked Sendable {
     let id: String
     private let lock = NSLock()
@@ -29,6 +30,13 @@ final class LiveSession: @unchecked Sendable {
     private var followed: [TrackedFace] = []
     /// How many frames running each track's face has been on.
     private var age: [Int: Int] = [:]
+    /// Each track's box and landmarks smoothed as they arrive (`OneEuroFilter`): the detector's
+    /// boxes wobble by a few pixels from frame to frame, and a drawn head with them.
+    private var smoothers: [Int: [OneEuroFilter]] = [:]
+    /// A still face is smoothed below this many hertz; the cutoff rises by `smoothingBeta` per
+    /// pixel a second the face moves, so a moving face follows with little lag.
+    static let smoothingCutoff = 1.5
+    static let smoothingBeta = 0.05
     /// The last frame as taken and as drawn, for Take picture.
     private var lastFrame: (raw: VipsImage, drawn: VipsImage, faces: [TrackedFace])?
     /// What the face report says about the faces now, as capture guidance, measured every
@@ -101,6 +109,7 @@ final class LiveSession: @unchecked Sendable {
             followed = []
             guidance = []
             age = [:]
+            smoothers = [:]
         }
         let image = try VipsImage.fromPixels(rgba, width: width, height: height, bands: 4).extractBands(0, count: 3).inMemory()
         let grey = try Self.grey(image)
@@ -113,7 +122,7 @@ final class LiveSession: @unchecked Sendable {
         framesIn += 1
         let done = tracker!.add(frame: n, time: time, detections: found, grey: grey)
         if let last = done.last { followed = last.faces.filter { $0.opacity > 0 } }
-        let faces = Self.current(found, followed: followed)
+        let faces = smoothed(Self.current(found, followed: followed), at: time)
         lastFaces = faces
         framesOut += 1
         // A face not yet followed (id 0) is left as filmed until it has a track: then it fades in.
@@ -262,6 +271,26 @@ final class LiveSession: @unchecked Sendable {
             }
         }
         out += followed.filter { !taken.contains($0.id) && $0.opacity >= 1 }
+        return out
+    }
+
+    /// `faces` with each followed face's box and landmarks smoothed over the frames before
+    /// (frames taken at `time` seconds); a track that is gone has its smoothing forgotten.
+    private func smoothed(_ faces: [TrackedFace], at time: Double) -> [TrackedFace] {
+        var kept: [Int: [OneEuroFilter]] = [:]
+        let out = faces.map { face -> TrackedFace in
+            guard face.id > 0 else { return face }
+            let values = [face.box.x, face.box.y, face.box.width, face.box.height] + face.landmarks.flatMap { [$0.x, $0.y] }
+            var filters = smoothers[face.id].flatMap { $0.count == values.count ? $0 : nil }
+                ?? Array(repeating: OneEuroFilter(minCutoff: Self.smoothingCutoff, beta: Self.smoothingBeta), count: values.count)
+            let v = values.indices.map { filters[$0].filter(values[$0], at: time) }
+            kept[face.id] = filters
+            var smooth = face
+            smooth.box = FaceBox(x: v[0], y: v[1], width: v[2], height: v[3])
+            smooth.landmarks = stride(from: 4, to: v.count, by: 2).map { Point(x: v[$0], y: v[$0 + 1]) }
+            return smooth
+        }
+        smoothers = kept
         return out
     }
 
