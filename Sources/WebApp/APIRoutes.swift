@@ -3,7 +3,7 @@ import HTTPTypes
 import Hummingbird
 import SketchEase
 
-/// The page and its JSON API. Every route works through the model (`PhotoSession`,
+/// The page and its JSON API. Every route works through the model (`EditingSession`,
 /// `FilteredImage`, `EditHistory`, `FilterRegistry`): no editing logic lives here.
 struct APIRoutes: Sendable {
     let settings: ServeSettings
@@ -119,7 +119,7 @@ struct APIRoutes: Sendable {
                     throw APIError(status: .notFound, message: "not exported yet")
                 }
                 var headers = HTTPFields()
-                headers[.contentType] = "image/png"
+                headers[.contentType] = Self.mediaType(ofExport: path)
                 let name = (path as NSString).lastPathComponent.replacingOccurrences(of: "\"", with: "")
                 headers[.contentDisposition] = "attachment; filename=\"\(name)\""
                 return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
@@ -127,6 +127,15 @@ struct APIRoutes: Sendable {
         }
         router.post("/api/upload") { request, _ in
             try await answer(request) { try json(try await upload(request)) }
+        }
+    }
+
+    /// The media type of an exported picture, from its file's extension (`--format`).
+    static func mediaType(ofExport path: String) -> String {
+        switch (path as NSString).pathExtension.lowercased() {
+        case "jpg", "jpeg": "image/jpeg"
+        case "webp": "image/webp"
+        default: "image/png"
         }
     }
 

@@ -38,6 +38,7 @@ import TestSupport
         let download = try server.get("/api/download?photo=\(photo)")
         #expect(download.status == 200 && download.body == png)
         #expect(download.header("Content-Disposition") == "attachment; filename=\"group.png\"")
+        #expect(download.header("Content-Type") == "image/png")
 
         let again = try TestAssets.temporaryFolder("shared-apply")
         #expect(try CLIRunner.run(["apply", out + "/.sketchease/group.sketchease.json", "--out", again]).status == 0)
@@ -51,6 +52,26 @@ import TestSupport
         #expect(second.stdout.contains("undone: face 1: charcoal (grain=0.5)"))
         #expect(second.stdout.contains("undone: face 3 deleted"))
 
+    }
+
+    /// A download says what it is: a JPEG or WebP export (`serve --format`) is not sent as PNG.
+    @Test func aDownloadIsSentAsTheFormatItWasExportedIn() throws {
+        for (format, type) in [("jpeg", "image/jpeg"), ("webp", "image/webp")] {
+            let folder = try TestAssets.temporaryFolder("download-\(format)")
+            let out = try TestAssets.temporaryFolder("download-\(format)-out")
+            try FileManager.default.copyItem(atPath: TestAssets.group, toPath: folder + "/group.jpg")
+            let photo = (folder as NSString).lastPathComponent + "/group.jpg"
+            let server = try ServerProcess([folder, "--out", out, "--format", format])
+            defer { server.stop() }
+            #expect(try server.post("/api/open", json: ["photo": photo]).status == 200)
+            #expect(try server.post("/api/export", json: ["photo": photo]).status == 200)
+            let download = try server.get("/api/download?photo=\(photo)")
+            let name = "group." + (format == "jpeg" ? "jpg" : format)
+            let file = try Data(contentsOf: URL(fileURLWithPath: out + "/" + name))
+            #expect(download.status == 200 && download.body == file)
+            #expect(download.header("Content-Type") == type, "\(format): \(download.header("Content-Type") ?? "none")")
+            #expect(download.header("Content-Disposition") == "attachment; filename=\"\(name)\"")
+        }
     }
 
     @Test func editsThatDoNotFitAreOneLineAndChangeNothing() throws {
