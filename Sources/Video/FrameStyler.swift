@@ -1,5 +1,6 @@
 import FFmpeg
 import Foundation
+import Synchronization
 import SketchEase
 
 /// Draws tracked faces' styles into a frame, in place.
@@ -101,17 +102,32 @@ public struct FrameStyler: Sendable {
         }
         let faces = faces.filter { compositor.changesPixels($0.style) }
         let regions = faces.map { Region(enclosing: compositor.reach(of: $0.face.box.scaled(x: scale, y: scale)), in: bounds) }
+        let groups = Region.overlapGroups(regions).compactMap { group -> (Region, [Face])? in
+            guard let region = group.compactMap({ regions[$0] }).reduce(nil, { (u: Region?, r) in u?.union(r) ?? r }) else { return nil }
+            return (region, group.map { faces[$0] })
+        }
+        // Side by side where the compositor draws for someone waiting (`sideBySide`), put in in order.
+        let parts = Mutex<[Result<VipsImage, any Error>?]>(Array(repeating: nil, count: groups.count))
+        let drawOne: @Sendable (Int) -> Void = { i in
+            let (region, members) = groups[i]
+            let result = Result { () throws -> VipsImage in
+                let before = try picture.crop(x: region.x, y: region.y, width: region.width, height: region.height).pixels()
+                let after = try drawn(members, region: region, before: before, wholeFrame: false, scale: scale)
+                // At the group's opacity, as `VideoFrame.write` blends it (in 256ths).
+                let alpha = (min(max(Self.opacity(of: members, wholeFrame: false), 0), 1) * 256).rounded()
+                let blended = alpha >= 256 ? after : Self.blend(after, over: before, alpha: alpha / 256)
+                return try VipsImage.fromPixels(blended, width: region.width, height: region.height, bands: 3)
+            }
+            parts.withLock { $0[i] = result }
+        }
+        if compositor.sideBySide && groups.count > 1 {
+            DispatchQueue.concurrentPerform(iterations: groups.count, execute: drawOne)
+        } else {
+            groups.indices.forEach(drawOne)
+        }
         var out = picture
-        for group in Region.overlapGroups(regions) {
-            guard let region = group.compactMap({ regions[$0] }).reduce(nil, { (u: Region?, r) in u?.union(r) ?? r }) else { continue }
-            let members = group.map { faces[$0] }
-            let before = try picture.crop(x: region.x, y: region.y, width: region.width, height: region.height).pixels()
-            let after = try drawn(members, region: region, before: before, wholeFrame: false, scale: scale)
-            // At the group's opacity, as `VideoFrame.write` blends it (in 256ths).
-            let alpha = (min(max(Self.opacity(of: members, wholeFrame: false), 0), 1) * 256).rounded()
-            let blended = alpha >= 256 ? after : Self.blend(after, over: before, alpha: alpha / 256)
-            let part = try VipsImage.fromPixels(blended, width: region.width, height: region.height, bands: 3)
-            out = try out.inserting(part, x: region.x, y: region.y)
+        for (i, part) in parts.withLock({ $0 }).enumerated() {
+            out = try out.inserting(try part!.get(), x: groups[i].0.x, y: groups[i].0.y)
         }
         return try out.reinterpreted(as: "srgb")
     }
