@@ -5,7 +5,7 @@ import Hummingbird
 import SketchEase
 import Video
 
-/// The clip editor's JSON API, under /api/clip/: open a clip (its tracks, every frame's boxes),
+/// The clip editor's JSON API, under /api/clip/: open a clip (its tracks; every frame's boxes apart),
 /// a frame of the player with the faces styled, each track's picture and style samples, edits,
 /// undo and redo, and the export with its progress, cancel and download. Every change goes
 /// through the clip's `ClipEditingSession`, as at the `edit` prompt.
@@ -40,6 +40,13 @@ struct ClipRoutes: Sendable {
                 let now = clips.opening.table.withLock { $0[id] }
                 struct Answer: Encodable { var frames: Int; var expected: Int? }
                 return try api.json(Answer(frames: now?.frames ?? 0, expected: now?.expected))
+            }
+        }
+        // Every frame's boxes, asked for when the state's `boxesKey` changed.
+        router.get("/api/clip/boxes") { request, _ in
+            try await api.answer(request) {
+                let workspace = try await opened(request)
+                return try api.json(workspace.boxes())
             }
         }
         router.get("/api/clip/frame") { request, _ in

@@ -3,7 +3,9 @@ import SketchEase
 import Video
 
 /// The page's view of an open clip, sent after every request that changes it: its tracks (the
-/// faces of `edit clip.mp4`, each on the frame that shows it best) and every frame's boxes.
+/// faces of `edit clip.mp4`, each on the frame that shows it best), and a key to every frame's
+/// boxes (`ClipBoxes`), which the page asks for only when the key changed: most edits restyle a
+/// track and move no box, and a long clip's boxes are a few hundred kilobytes.
 struct ClipState: Encodable, Sendable {
     struct Track: Encodable, Sendable {
         var id: Int
@@ -34,8 +36,8 @@ struct ClipState: Encodable, Sendable {
     var revision: Int
     /// Each frame's presentation time in seconds.
     var times: [Double]
-    /// Each frame's drawn boxes: `[id, x, y, width, height]`, in frame pixels.
-    var boxes: [[[Double]]]
+    /// Names every frame's boxes as they are now (`ClipBoxes.key`).
+    var boxesKey: String
     var tracks: [Track]
     var canUndo: Bool
     var canRedo: Bool
@@ -61,8 +63,7 @@ struct ClipState: Encodable, Sendable {
         duration = (tracks.frames.last?.time ?? 0) + 1 / max(tracks.frameRate, 1)
         self.revision = revision
         times = tracks.frames.map { ($0.time * 1000).rounded() / 1000 }
-        func r(_ v: Double) -> Double { (v * 10).rounded() / 10 }
-        boxes = tracks.frames.map { f in f.faces.filter { $0.opacity > 0 }.map { [Double($0.id), r($0.box.x), r($0.box.y), r($0.box.width), r($0.box.height)] } }
+        boxesKey = ClipBoxes(tracks).key
         var span: [Int: (Int, Int)] = [:]
         for f in tracks.frames { for face in f.faces { span[face.id] = (span[face.id]?.0 ?? f.index, f.index) } }
         self.tracks = history.faces.map { face in
@@ -87,4 +88,24 @@ struct ClipSummary: Encodable, Sendable {
     var width: Int
     var height: Int
     var frames: Int?
+}
+
+/// Every frame's drawn boxes, `[id, x, y, width, height]` in frame pixels (to a tenth), and a key
+/// that changes whenever any of them does (`/api/clip/boxes`).
+struct ClipBoxes: Encodable, Sendable {
+    var key: String
+    var boxes: [[[Double]]]
+
+    init(_ tracks: ClipTracks) {
+        func r(_ v: Double) -> Double { (v * 10).rounded() / 10 }
+        boxes = tracks.frames.map { f in f.faces.filter { $0.opacity > 0 }.map { [Double($0.id), r($0.box.x), r($0.box.y), r($0.box.width), r($0.box.height)] } }
+        // FNV-1a over the numbers and the frames' ends: the same boxes, the same key, in any process.
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        func mix(_ value: UInt64) { hash = (hash ^ value) &* 0x100_0000_01b3 }
+        for frame in boxes {
+            for box in frame { for v in box { mix(UInt64(bitPattern: Int64((v * 10).rounded()))) } }
+            mix(0xffff_ffff)
+        }
+        key = String(hash, radix: 36)
+    }
 }

@@ -68,6 +68,11 @@ final class ClipWorkspace: @unchecked Sendable {
 
     // MARK: - Reading
 
+    /// Every frame's boxes as drawn now.
+    func boxes() -> ClipBoxes {
+        ClipBoxes(lock.withLock { drawn.tracks })
+    }
+
     func state(message: String? = nil) -> ClipState {
         lock.withLock { ClipState(entry: entry, session: session, drawn: drawn, revision: revision, frames: frames, message: message) }
     }

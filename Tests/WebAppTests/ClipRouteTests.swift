@@ -67,14 +67,21 @@ import Vips
         let asPhoto = try server.post("/api/open", json: ["photo": clip])
         #expect(asPhoto.status == 400 && asPhoto.error?.contains("is a clip") == true, "\(asPhoto.text)")
 
-        // Opened: its tracks, each with the frame that shows it best, and every frame's boxes.
+        // Opened: its tracks, each with the frame that shows it best, and a key to every frame's
+        // boxes, which come apart (asked for when the key changes).
+        func boxesOf(_ state: [String: Any]) throws -> [[[Double]]] {
+            let answer = ServerProcess.object(try server.get("/api/clip/boxes?clip=\(clip)"))
+            #expect(answer["key"] as? String == state["boxesKey"] as? String, "the boxes are the state's")
+            return answer["boxes"] as? [[[Double]]] ?? []
+        }
         let opened = try server.post("/api/clip/open", json: ["clip": clip])
         #expect(opened.status == 200, "\(opened.text)")
         let state = ServerProcess.object(opened)
         #expect(state["frameCount"] as? Int == 90)
         let tracks = state["tracks"] as? [[String: Any]] ?? []
         #expect(tracks.count >= 3, "\(tracks.map { $0["id"] ?? "" })")
-        let boxes = state["boxes"] as? [[[Double]]] ?? []
+        #expect(state["boxes"] == nil, "not sent with every state")
+        let boxes = try boxesOf(state)
         #expect(boxes.count == 90)
         // The track shown largest on its own frame: the zooming face, at its clearest.
         guard let track = tracks.max(by: { Self.number(($0["box"] as? [Any])?[2]) < Self.number(($1["box"] as? [Any])?[2]) }),
@@ -89,6 +96,7 @@ import Vips
         let edit: [String: Any] = ["kind": "style", "faces": [id], "style": ["filter": "pencil"]]
         let styled = try server.post("/api/clip/edit", json: ["clip": clip, "edit": edit])
         #expect(styled.status == 200, "\(styled.text)")
+        #expect(ServerProcess.object(styled)["boxesKey"] as? String == state["boxesKey"] as? String, "a style moves no box")
         #expect(FileManager.default.fileExists(atPath: out + "/.sketchease/walk.sketchease.json"), "the session is saved as at the prompt")
         let drawn = try Self.picture(try server.get("/api/clip/frame?clip=\(clip)&frame=\(frame)&rev=2"))
         #expect(drawn.width == plain.width && drawn.height == plain.height)
@@ -104,18 +112,20 @@ import Vips
 
         // A track moved on a frame moves on every frame; undo puts it back.
         let moved = ServerProcess.object(try server.post("/api/clip/edit", json: ["clip": clip, "edit": ["kind": "move", "face": id, "dx": 20, "dy": -10]]))
-        let movedBoxes = moved["boxes"] as? [[[Double]]] ?? []
+        #expect(moved["boxesKey"] as? String != state["boxesKey"] as? String, "a move does")
+        let movedBoxes = try boxesOf(moved)
         for n in [0, frame, 89] {
             guard let a = boxes[n].first(where: { Int($0[0]) == id }), let b = movedBoxes[n].first(where: { Int($0[0]) == id }) else { continue }
             #expect(abs(b[1] - a[1] - 20) < 0.2 && abs(b[2] - a[2] + 10) < 0.2, "frame \(n): \(a) → \(b)")
         }
         let resized = ServerProcess.object(try server.post("/api/clip/edit", json: ["clip": clip, "edit": ["kind": "resize", "face": id, "width": Self.number((track["box"] as? [Any])?[2]) * 1.5, "height": Self.number((track["box"] as? [Any])?[3]) * 1.5]]))
-        if let a = boxes[frame].first(where: { Int($0[0]) == id }), let b = (resized["boxes"] as? [[[Double]]])?[frame].first(where: { Int($0[0]) == id }) {
+        if let a = boxes[frame].first(where: { Int($0[0]) == id }), let b = try boxesOf(resized)[frame].first(where: { Int($0[0]) == id }) {
             #expect(abs(b[3] / a[3] - 1.5) < 0.01, "resized by half on its frame: \(a) → \(b)")
         }
         #expect(try server.post("/api/clip/undo", json: ["clip": clip]).status == 200)
         let undone = ServerProcess.object(try server.post("/api/clip/undo", json: ["clip": clip]))
-        #expect((undone["boxes"] as? [[[Double]]])?[frame] == boxes[frame], "undo twice: as tracked")
+        #expect(try boxesOf(undone)[frame] == boxes[frame], "undo twice: as tracked")
+        #expect(undone["boxesKey"] as? String == state["boxesKey"] as? String, "the same boxes, the same key")
         #expect((undone["redo"] as? String)?.contains("moved") == true, "\(undone["redo"] ?? "")")
 
         // A box drawn on a frame for a face the tracker missed: a new track, followed from there.

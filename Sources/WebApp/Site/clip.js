@@ -15,6 +15,9 @@ export class ClipEditor {
     this.busy = busy;
     this.setButton = setButton;
     this.state = null;
+    /** Every frame's boxes (`/api/clip/boxes`), fetched again only when the state's key changes. */
+    this.boxes = [];
+    this.boxesKey = null;
     this.frame = 0;
     this.playing = false;
     this.loading = false;
@@ -57,6 +60,8 @@ export class ClipEditor {
       this.panel.forgetSamples();
       this.state = state;
       this.app.clip = state;
+      this.boxesKey = null;
+      await this.loadBoxes();
       document.body.classList.add('clip-mode');
       $('player').hidden = false;
       $('tracks-card').hidden = false;
@@ -79,6 +84,8 @@ export class ClipEditor {
   close() {
     this.pause();
     this.state = null;
+    this.boxes = [];
+    this.boxesKey = null;
     this.app.clip = null;
     document.body.classList.remove('clip-mode');
     $('player').hidden = true;
@@ -87,13 +94,24 @@ export class ClipEditor {
 
   // MARK: - Showing
 
-  /** A state from the server: tracks, panel, buttons, boxes on the frame shown. */
+  /** A state from the server: tracks, panel, buttons, boxes on the frame shown (fetched anew
+   * only when they changed: a style does not move a box). */
   show(state) {
     this.state = state;
     this.app.clip = state;
     const ids = new Set(state.tracks.map((t) => t.id));
     this.app.selected = this.app.selected.filter((id) => ids.has(id));
     this.render();
+    if (state.boxesKey !== this.boxesKey) this.loadBoxes().then(() => this.renderBoxes(), () => {});
+  }
+
+  /** Every frame's boxes as the server has them now. */
+  async loadBoxes() {
+    const clip = this.state.clip;
+    const answer = await api.get('/api/clip/boxes', { clip });
+    if (this.state?.clip !== clip) return;
+    this.boxes = answer.boxes;
+    this.boxesKey = answer.key;
   }
 
   render() {
@@ -107,7 +125,7 @@ export class ClipEditor {
   frameState() {
     const s = this.state;
     const byId = new Map(s.tracks.map((t) => [t.id, t]));
-    const faces = (s.boxes[this.frame] || []).filter((b) => byId.has(b[0])).map(([id, x, y, w, h]) => {
+    const faces = (this.boxes[this.frame] || []).filter((b) => byId.has(b[0])).map(([id, x, y, w, h]) => {
       const t = byId.get(id);
       return { id, box: [x, y, w, h], style: t.style, label: t.label, warnings: [] };
     });
@@ -284,7 +302,7 @@ export class ClipEditor {
     const track = this.state.tracks.find((t) => t.id === id);
     this.render();
     // From the tracks' sheet: to a frame that shows it (where its picture comes from).
-    if (jump && track && !(this.state.boxes[this.frame] || []).some((b) => b[0] === id) && track.frame !== null) this.seek(track.frame);
+    if (jump && track && !(this.boxes[this.frame] || []).some((b) => b[0] === id) && track.frame !== null) this.seek(track.frame);
   }
 
   async edit(change, started = performance.now()) {
@@ -306,7 +324,7 @@ export class ClipEditor {
   /** A box resized on this frame to `width`×`height`: the whole track is resized in proportion. */
   resize(id, width, height) {
     const track = this.state.tracks.find((t) => t.id === id);
-    const here = (this.state.boxes[this.frame] || []).find((b) => b[0] === id);
+    const here = (this.boxes[this.frame] || []).find((b) => b[0] === id);
     if (!track || !here) return;
     this.edit({ kind: 'resize', face: id, width: track.box[2] * (width / here[3]), height: track.box[3] * (height / here[4]) });
   }
