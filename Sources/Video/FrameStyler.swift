@@ -43,13 +43,20 @@ public struct FrameStyler: Sendable {
             try whole.draw(faces, region: Region(x: 0, y: 0, width: bounds.width, height: bounds.height), into: frame, wholeFrame: true)
             return
         }
-        // Faces left as filmed are not read out at all.
+        for (region, members) in groups(faces, in: bounds, scale: 1) {
+            try draw(members, region: region, into: frame, wholeFrame: false)
+        }
+    }
+
+    /// The faces that change pixels, in groups whose regions overlap, each with the region it
+    /// is read out over: as far as its faces' styles can reach (the photo path's rule), in a
+    /// picture `scale` times the frame's size. Faces left as filmed are not read out at all.
+    private func groups(_ faces: [Face], in bounds: (width: Int, height: Int), scale: Double) -> [(Region, [Face])] {
         let faces = faces.filter { compositor.changesPixels($0.style) }
-        // Each face's region is read out as far as its style can reach (the photo path's rule).
-        let regions = faces.map { Region(enclosing: compositor.reach(of: $0.face.box), in: bounds) }
-        for group in Region.overlapGroups(regions) {
-            guard let region = group.compactMap({ regions[$0] }).reduce(nil, { (u: Region?, r) in u?.union(r) ?? r }) else { continue }
-            try draw(group.map { faces[$0] }, region: region, into: frame, wholeFrame: false)
+        let regions = faces.map { Region(enclosing: compositor.reach(of: $0.face.box.scaled(x: scale, y: scale)), in: bounds) }
+        return Region.overlapGroups(regions).compactMap { group -> (Region, [Face])? in
+            guard let region = group.compactMap({ regions[$0] }).reduce(nil, { (u: Region?, r) in u?.union(r) ?? r }) else { return nil }
+            return (region, group.map { faces[$0] })
         }
     }
 
@@ -100,12 +107,7 @@ public struct FrameStyler: Sendable {
             let after = try drawn(faces, region: whole, before: picture.pixels(), wholeFrame: true, scale: scale)
             return try VipsImage.fromPixels(after, width: bounds.width, height: bounds.height, bands: 3).reinterpreted(as: "srgb")
         }
-        let faces = faces.filter { compositor.changesPixels($0.style) }
-        let regions = faces.map { Region(enclosing: compositor.reach(of: $0.face.box.scaled(x: scale, y: scale)), in: bounds) }
-        let groups = Region.overlapGroups(regions).compactMap { group -> (Region, [Face])? in
-            guard let region = group.compactMap({ regions[$0] }).reduce(nil, { (u: Region?, r) in u?.union(r) ?? r }) else { return nil }
-            return (region, group.map { faces[$0] })
-        }
+        let groups = groups(faces, in: bounds, scale: scale)
         // Side by side where the compositor draws for someone waiting (`sideBySide`), put in in order.
         let parts = Mutex<[Result<VipsImage, any Error>?]>(Array(repeating: nil, count: groups.count))
         let drawOne: @Sendable (Int) -> Void = { i in

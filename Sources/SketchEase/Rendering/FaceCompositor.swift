@@ -340,7 +340,6 @@ extension FaceRegion {
         self.init(x: box.x - dx, y: box.y - dy, width: box.width, height: box.height,
                   landmarks: landmarks.map { SIMD2($0.x - dx, $0.y - dy) })
     }
-
 }
 
 /// An integer pixel rectangle.
