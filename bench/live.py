@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Live benchmark: `sketchease serve --live` fed camera frames as the page feeds them.
 
-The page sends a frame, waits for the styled one to come back, then sends the next: so the
-frames per second it shows are one over the round trip. This script does the same over
-loopback with frames of the example photos panning past (two faces), for `--seconds` per
+The page sends a frame, waits for the styled one to come back, then sends the next (with
+`Live.lanes` at 2, each of two lanes does so, showing its frame unless the other showed a newer
+one; the server follows frames in order and draws them side by side). This script does the same
+over loopback (`--in-flight` lanes) with frames of the example photos panning past (two faces), for `--seconds` per
 style, and reports frames per second, the round trip (median and 95th percentile: a frame
 leaving the "camera" to its styled JPEG back, without the page's own decode and paint), and
 the server's memory at the start and end of the run (`--minutes` for the 10-minute soak).
@@ -31,6 +32,7 @@ import urllib.request
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -63,6 +65,16 @@ def frames(width, height, count, work):
         rows = [data[(y * canvas_width + x) * 4:(y * canvas_width + x + width) * 4] for y in range(height)]
         result.append(b"".join(rows))
     return result
+
+
+def cpu_seconds(pid):
+    """The CPU time (user and system) a process has used so far."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except OSError:
+        return float("nan")
 
 
 def rss_mb(pid):
@@ -108,46 +120,70 @@ def stop_server(server):
         server.kill()
 
 
-def run_style(binary, style, size, seconds, pictures, work):
+def run_style(binary, style, size, seconds, pictures, work, in_flight=2):
     width, height = size
     server, url = start_server(binary, style, work, "loopback")
     try:
         address = urllib.parse.urlsplit(url)
         token = urllib.parse.parse_qs(address.query)["token"][0]
-        conn = http.client.HTTPConnection(address.hostname, address.port, timeout=60)
         session = f"bench-{style}"
-        latencies, shown, n = [], 0, 0
-        # Warm-up: the detector and the first mattes.
-        deadline, start_rss = None, None
+        lock = threading.Lock()
+        state = {"n": 0, "newest": -1, "shown": 0, "dropped": 0, "latencies": [], "counting": False, "stop": False,
+                 "error": None}
         begin = time.monotonic()
-        while True:
-            frame = pictures[n % len(pictures)]
-            t = n / 15.0
-            sent = time.monotonic()
-            conn.request("POST", f"/api/live/frame?session={session}&w={width}&h={height}&t={t:.3f}", body=frame,
-                         headers={"X-SketchEase-Token": token, "Content-Type": "application/octet-stream"})
-            response = conn.getresponse()
-            response.read()
-            back = time.monotonic()
-            n += 1
-            if response.status not in (200, 204):
-                raise SystemExit(f"frame {n}: HTTP {response.status}")
-            if deadline is None:
-                if back - begin >= 2:
-                    deadline, start_rss, counted_from = back + seconds, rss_mb(server.pid), back
-                continue
-            if response.status == 200:
-                shown += 1
-                latencies.append((back - sent) * 1000)
-            if back >= deadline:
-                break
-        elapsed = time.monotonic() - counted_from
+
+        def lane():
+            # As the page's lanes: each sends the newest frame, waits for its answer, shows it
+            # unless a newer one was shown already.
+            conn = http.client.HTTPConnection(address.hostname, address.port, timeout=60)
+            while not state["stop"]:
+                with lock:
+                    n = state["n"]
+                    state["n"] += 1
+                    t = (time.monotonic() - begin)
+                frame = pictures[n % len(pictures)]
+                sent = time.monotonic()
+                conn.request("POST", f"/api/live/frame?session={session}&w={width}&h={height}&t={t:.3f}", body=frame,
+                             headers={"X-SketchEase-Token": token, "Content-Type": "application/octet-stream"})
+                response = conn.getresponse()
+                response.read()
+                back = time.monotonic()
+                with lock:
+                    if response.status == 429:
+                        state["dropped"] += 1
+                        continue
+                    if response.status not in (200, 204):
+                        state["error"], state["stop"] = f"frame {n}: HTTP {response.status}", True
+                        return
+                    number = int(response.getheader("X-SketchEase-Frame") or -1)
+                    if response.status == 200 and number > state["newest"]:
+                        state["newest"] = number
+                        if state["counting"]:
+                            state["shown"] += 1
+                            state["latencies"].append((back - sent) * 1000)
+
+        threads = [threading.Thread(target=lane) for _ in range(in_flight)]
+        for thread in threads:
+            thread.start()
+        # Warm-up: the detector and the first mattes.
+        time.sleep(2)
+        start_rss = rss_mb(server.pid)
+        with lock:
+            state["counting"], counted_from, start_cpu = True, time.monotonic(), cpu_seconds(server.pid)
+        time.sleep(seconds)
+        with lock:
+            state["counting"], elapsed, end_cpu = False, time.monotonic() - counted_from, cpu_seconds(server.pid)
+            shown, latencies = state["shown"], sorted(state["latencies"])
+        state["stop"] = True
+        for thread in threads:
+            thread.join()
+        if state["error"]:
+            raise SystemExit(state["error"])
         end_rss = rss_mb(server.pid)
-        latencies.sort()
         return {
             "style": style, "fps": shown / elapsed, "median_ms": statistics.median(latencies),
             "p95_ms": latencies[int(0.95 * (len(latencies) - 1))], "frames": shown,
-            "rss_start": start_rss, "rss_end": end_rss,
+            "rss_start": start_rss, "rss_end": end_rss, "cpu_ms": 1000 * (end_cpu - start_cpu) / max(1, shown),
         }
     finally:
         stop_server(server)
@@ -198,18 +234,18 @@ def run_page(binary, style, size, seconds, pictures, work):
             time.sleep(0.5)
         time.sleep(2)
         first = script("return {shown: window.sketchease.live.stats.shown, at: performance.now()}")
-        start_rss = rss_mb(server.pid)
+        start_rss, start_cpu = rss_mb(server.pid), cpu_seconds(server.pid)
         time.sleep(seconds)
         last = script("return {shown: window.sketchease.live.stats.shown, at: performance.now(), "
                       "latencies: window.sketchease.live.stats.latencies.slice(-Math.max(1, window.sketchease.live.stats.shown - %d))}"
                       % first["shown"])
-        end_rss = rss_mb(server.pid)
+        end_rss, end_cpu = rss_mb(server.pid), cpu_seconds(server.pid)
         shown = last["shown"] - first["shown"]
         latencies = sorted(last["latencies"])
         return {
             "style": style, "fps": shown / ((last["at"] - first["at"]) / 1000), "frames": shown,
             "median_ms": statistics.median(latencies), "p95_ms": latencies[int(0.95 * (len(latencies) - 1))],
-            "rss_start": start_rss, "rss_end": end_rss,
+            "rss_start": start_rss, "rss_end": end_rss, "cpu_ms": 1000 * (end_cpu - start_cpu) / max(1, shown),
         }
     finally:
         if session:
@@ -229,6 +265,8 @@ def main():
     parser.add_argument("--minutes", type=float, default=0, help="run pencil this long instead (memory soak)")
     parser.add_argument("--styles", default="none,pencil")
     parser.add_argument("--page", action="store_true", help="measure in headless Chromium's page (fake camera)")
+    parser.add_argument("--in-flight", type=int, default=1,
+                        help="over loopback: frames in flight at once, as the page's Live.lanes (1)")
     args = parser.parse_args()
     width, height = (int(v) for v in args.size.split("x"))
     work = tempfile.mkdtemp(prefix="sketchease-live-")
@@ -237,15 +275,16 @@ def main():
         styles = ["pencil"] if args.minutes else args.styles.split(",")
         seconds = args.minutes * 60 if args.minutes else args.seconds
         load = os.getloadavg()[0]
-        where = "in the page (headless Chromium, fake camera at 30 fps)" if args.page else "over loopback, frames sent as the page sends them"
+        where = "in the page (headless Chromium, fake camera at 30 fps)" if args.page else f"over loopback, {args.in_flight} frame(s) in flight as the page sends them"
         print(f"SketchEase Live benchmark, {time.strftime('%Y-%m-%d %H:%M')}, {os.cpu_count()} cores, "
               f"{width}×{height}, two faces panning, {seconds:.0f} s per style, {where}, load average {load:.1f} at the start.\n")
-        print("| style | frames shown | fps | camera to screen, median | 95th percentile | server RSS start → end |"
-              if args.page else "| style | frames shown | fps | round trip, median | 95th percentile | server RSS start → end |")
-        print("| --- | ---: | ---: | ---: | ---: | ---: |")
+        print("| style | frames shown | fps | camera to screen, median | 95th percentile | server CPU a frame | server RSS start → end |"
+              if args.page else "| style | frames shown | fps | round trip, median | 95th percentile | server CPU a frame | server RSS start → end |")
+        print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
         for style in styles:
-            r = (run_page if args.page else run_style)(args.bin, style, (width, height), seconds, pictures, work)
-            print(f"| `{r['style']}` | {r['frames']} | {r['fps']:.1f} | {r['median_ms']:.0f} ms | {r['p95_ms']:.0f} ms | "
+            r = (run_page(args.bin, style, (width, height), seconds, pictures, work) if args.page
+                 else run_style(args.bin, style, (width, height), seconds, pictures, work, in_flight=args.in_flight))
+            print(f"| `{r['style']}` | {r['frames']} | {r['fps']:.1f} | {r['median_ms']:.0f} ms | {r['p95_ms']:.0f} ms | {r['cpu_ms']:.0f} ms | "
                   f"{r['rss_start']:.0f} → {r['rss_end']:.0f} MB |", flush=True)
     finally:
         shutil.rmtree(work, ignore_errors=True)

@@ -1,3 +1,4 @@
+import Foundation
 import FFmpeg
 import SketchEase
 
@@ -27,9 +28,13 @@ public final class MatteCarrier: @unchecked Sendable {  // used by one stage alo
     }
     /// A matte is cut again at the latest after this many frames, even on a face only followed.
     private let longest: Int
+    /// Whether a head's look is compared only where the detector saw the face (Live, whose
+    /// faces between detections are only where their motion says they are going: a box a few
+    /// pixels off there changed the look as often as a real change did). False: on every frame.
+    private let looksWhereDetected: Bool
 
-    public init(compositor: FaceCompositor, longest: Int, draws: @escaping @Sendable (Int) -> Bool) {
-        self.compositor = compositor; self.longest = max(1, longest); self.draws = draws
+    public init(compositor: FaceCompositor, longest: Int, looksWhereDetected: Bool = false, draws: @escaping @Sendable (Int) -> Bool) {
+        self.compositor = compositor; self.longest = max(1, longest); self.looksWhereDetected = looksWhereDetected; self.draws = draws
     }
 
     /// The mattes the faces `tracked` on frame number `index` (`frame`) are drawn with, by
@@ -41,7 +46,7 @@ public final class MatteCarrier: @unchecked Sendable {  // used by one stage alo
         for face in faces {
             let look = Look(face.box, on: frame)
             if let last = carried[face.id], !Self.needsCut(face, since: last, frame: index, longest: longest),
-               !look.differs(from: last.look) {
+               (looksWhereDetected && !face.detected) || !look.differs(from: last.look) {
                 out[face.id] = last.matte
                 continue
             }

@@ -6,13 +6,14 @@ import Synchronization
 import Video
 
 /// One page's live camera: frames arrive one at a time (the page sends the next when the last
-/// came back, so none queue), faces are found and followed with the clip path's `FaceTracker`
-/// (ids stable from frame to frame), and each frame goes back with every face drawn in its
-/// track's style (the default one until a face is tapped and given another).
+/// came back, so none queue; at most `framesInFlight` are followed and drawn at once), faces are
+/// found and followed with the clip path's `FaceTracker` (ids stable from frame to frame), and
+/// each frame goes back with every face drawn in its track's style (the default one until a
+/// face is tapped and given another).
 ///
 /// The tracker holds a few frames back to smooth its boxes (`FaceTracker.lag`: with a
-/// detection on every frame and no fade, 3). Live cannot wait for them: the frame just taken
-/// is sent back at once, its faces where the detector found them on it, each known by the id
+/// detection on every other frame and no fade, 4). Live cannot wait for them: the frame just
+/// taken is sent back at once, its faces where the detector found (or `predicted`) them, each known by the id
 /// of the track the tracker follows it in (`current`), their boxes smoothed over the frames
 /// before as they come (`OneEuroFilter`: still when the face is still, with it when it moves).
 final class LiveSession: @unchecked Sendable {
@@ -55,8 +56,13 @@ final class LiveSession: @unchecked Sendable {
     private let detectorLock: NSLock
     var lastUsed = Date()
 
-    /// Followed with a detection on every frame and no fade, so that few frames are held back.
-    static let tracking = TrackerSettings(maxMiss: 0.5, fade: 0, detectEvery: 1)
+    /// Followed with a detection on every other frame and no fade, so that few frames are held
+    /// back. The face network is most of a frame's work where nothing is drawn (~25 ms of two
+    /// cores at 320 px): on the frames between, each face is where its last two detections say
+    /// it is going (`predicted`), and the tracker follows it by its motion.
+    static let tracking = TrackerSettings(maxMiss: 0.5, fade: 0, detectEvery: 2)
+    /// The last two detections and the times of their frames.
+    private var sightings: [(time: Double, faces: [DetectedFace])] = []
     /// Faces are looked for on a copy of the frame this many pixels on its longer side: the
     /// network's cost grows with its area, and a face in front of a camera is a tenth of the
     /// frame's height or more, 18 px or more here even in a 16:9 frame (CenterFace finds faces
@@ -90,41 +96,115 @@ final class LiveSession: @unchecked Sendable {
         var style: String?
     }
 
+    /// Frames a session works on at once: one being followed (detection and tracking, in
+    /// order) while the one before it is drawn, each on a core of its own. A page may keep as
+    /// many in flight (`Live.lanes`, one by default); one more is refused (`busy`), never queued.
+    static let framesInFlight = 2
+    private var inFlight = 0
+    /// The newest frame whose drawing came back (lastFrame and guidance are never set back by an
+    /// older one finishing late).
+    private var newestDrawn = -1
+    /// The time of the newest frame taken: a frame from before it (two in flight, overtaking
+    /// each other on the way) is dropped, as the tracker only goes forward.
+    private var newestTime = -Double.infinity
+
     /// Takes frame `rgba` (the page's canvas pixels, `width`×`height`, at `time` seconds).
-    /// A frame arriving while the one before is still being drawn is dropped (`busy`).
+    /// Following it (detection, tracking, smoothing, mattes) waits for the frame before;
+    /// drawing it does not: frames are drawn side by side, up to `framesInFlight` at once.
+    /// A frame beyond that, or older than one already taken, is dropped (`busy`).
     func take(rgba: [UInt8], width: Int, height: Int, time: Double) throws -> Output? {
-        guard lock.try() else {
-            dropped += 1
-            throw APIError(status: .tooManyRequests, message: "busy with the frame before: this one was dropped")
-        }
-        defer { lock.unlock() }
-        lastUsed = Date()
         guard width > 0, height > 0, width * height <= Self.pixelLimit, rgba.count == width * height * 4 else {
             throw APIError(status: .badRequest, message: "a live frame must be RGBA pixels, at most \(Self.pixelLimit) of them (\(width)×\(height) gives \(width * height * 4) bytes, got \(rgba.count))")
         }
-        if tracker == nil || size != (width, height) {
+        let admitted = lock.withLock { () -> Bool in
+            guard inFlight < Self.framesInFlight else { dropped += 1; return false }
+            inFlight += 1
+            return true
+        }
+        guard admitted else {
+            throw APIError(status: .tooManyRequests, message: "busy with the frames before: this one was dropped")
+        }
+        defer { lock.withLock { inFlight -= 1 } }
+        let image = try VipsImage.fromPixels(rgba, width: width, height: height, bands: 4).extractBands(0, count: 3).inMemory()
+        guard let job = try lock.withLock({ try follow(image, time: time) }) else {
+            throw APIError(status: .tooManyRequests, message: "a newer frame was taken already: this one was dropped")
+        }
+        let drawn = try job.draw()
+        let guidance = job.frame % Self.guidanceEvery == 0 ? try Self.guidance(for: job.faces, on: image) : nil
+        let jpeg = try drawn.encoded(as: ".jpg[Q=80,strip]")
+        return lock.withLock {
+            if job.frame > newestDrawn {
+                newestDrawn = job.frame
+                lastFrame = (image, drawn, job.faces)
+                if let guidance { self.guidance = guidance }
+            }
+            return Output(jpeg: jpeg, frame: job.frame,
+                          faces: job.faces.map { Face(id: $0.id, box: $0.box.array, style: style(forTrack: $0.id)?.filterID) },
+                          guidance: self.guidance)
+        }
+    }
+
+    /// One frame followed, ready to draw: everything it needs, so drawing holds no lock.
+    struct Drawing: @unchecked Sendable {
+        var frame: Int
+        var image: VipsImage
+        var faces: [TrackedFace]
+        var styled: [StyledFace]
+        /// Faces still fading in, with their opacity (0...1).
+        var fading: [(box: FaceBox, opacity: Double)]
+        var render: RenderOptions
+
+        func draw() throws -> VipsImage {
+            let compositor = FaceCompositor(options: render, sideBySide: true)
+            var drawn = styled.isEmpty && render.background == nil ? image : try compositor.render(image, faces: styled)
+            if !fading.isEmpty, render.background == nil {
+                drawn = try LiveSession.fade(drawn, over: image, faces: fading, reach: compositor.reach)
+            }
+            return try drawn.inMemory()
+        }
+    }
+
+    /// Follows `image` (taken at `time`) on from the frames before; nil when a newer frame was
+    /// taken already. Called with `lock` held.
+    private func follow(_ image: VipsImage, time: Double) throws -> Drawing? {
+        guard time > newestTime || tracker == nil || size != (image.width, image.height) else {
+            dropped += 1
+            return nil
+        }
+        newestTime = time
+        lastUsed = Date()
+        if tracker == nil || size != (image.width, image.height) {
             // A new camera or size: following starts over.
-            tracker = FaceTracker(settings: Self.tracking, frameRate: 15, frameWidth: width, frameHeight: height)
-            mattes = MatteCarrier(compositor: FaceCompositor(options: render), longest: Self.matteFrames, draws: { _ in true })
-            size = (width, height)
+            tracker = FaceTracker(settings: Self.tracking, frameRate: 15, frameWidth: image.width, frameHeight: image.height)
+            mattes = MatteCarrier(compositor: FaceCompositor(options: render), longest: Self.matteFrames, looksWhereDetected: true,
+                                  draws: { _ in true })
+            size = (image.width, image.height)
             next = 0
+            newestDrawn = -1
             followed = []
             guidance = []
             age = [:]
             smoothers = [:]
+            sightings = []
         }
-        let image = try VipsImage.fromPixels(rgba, width: width, height: height, bands: 4).extractBands(0, count: 3).inMemory()
         let grey = try Self.grey(image)
         var coarse = detection
         coarse.minFace = 0
         coarse.maxSide = min(coarse.maxSide, Self.detectionSide)
-        let found = try detectorLock.withLock { try detector.detect(in: image, options: coarse) }
         let n = next
+        let detects = tracker!.shouldDetect(frame: n)
+        let found: [DetectedFace]
+        if detects {
+            found = try detectorLock.withLock { try detector.detect(in: image, options: coarse) }
+            sightings = Array((sightings + [(time, found)]).suffix(2))
+        } else {
+            found = Self.predicted(from: sightings, at: time)
+        }
         next += 1
         framesIn += 1
-        let done = tracker!.add(frame: n, time: time, detections: found, grey: grey)
+        let done = tracker!.add(frame: n, time: time, detections: detects ? found : nil, grey: grey)
         if let last = done.last { followed = last.faces.filter { $0.opacity > 0 } }
-        let faces = smoothed(Self.current(found, followed: followed), at: time)
+        let faces = smoothed(Self.current(found, followed: followed, detected: detects), at: time)
         lastFaces = faces
         framesOut += 1
         // A face not yet followed (id 0) is left as filmed until it has a track: then it fades in.
@@ -139,19 +219,9 @@ final class LiveSession: @unchecked Sendable {
         var ages: [Int: Int] = [:]
         for face in faces where face.id > 0 { ages[face.id] = (age[face.id] ?? 0) + 1 }
         age = ages
-        let compositor = FaceCompositor(options: render, sideBySide: true)
-        var drawn = styled.isEmpty && render.background == nil ? image : try compositor.render(image, faces: styled)
         let fading = faces.filter { $0.id > 0 && (ages[$0.id] ?? 0) < Self.fadeFrames && style(forTrack: $0.id) != nil }
-        if !fading.isEmpty, render.background == nil {
-            drawn = try Self.fade(drawn, over: image, faces: fading.map { ($0.box, Double(ages[$0.id] ?? 0) / Double(Self.fadeFrames)) },
-                                  reach: compositor.reach)
-        }
-        drawn = try drawn.inMemory()
-        lastFrame = (image, drawn, faces)
-        if n % Self.guidanceEvery == 0 { guidance = try Self.guidance(for: faces, on: image) }
-        return Output(jpeg: try drawn.encoded(as: ".jpg[Q=80,strip]"), frame: n,
-                      faces: faces.map { Face(id: $0.id, box: $0.box.array, style: style(forTrack: $0.id)?.filterID) },
-                      guidance: guidance)
+            .map { ($0.box, Double(ages[$0.id] ?? 0) / Double(Self.fadeFrames)) }
+        return Drawing(frame: n, image: image, faces: faces, styled: styled, fading: fading, render: render)
     }
 
     /// Green screen: the colour under (`x`, `y`) on the frame shown now is keyed out on every
@@ -260,20 +330,47 @@ final class LiveSession: @unchecked Sendable {
     /// id of the track it belongs to (the tracker's, which it gives a few frames late, once it
     /// has smoothed them); a face the detector missed this once stays where it was followed.
     /// A face too new to have a track yet has id 0 (and is not drawn in a style).
-    static func current(_ found: [DetectedFace], followed: [TrackedFace]) -> [TrackedFace] {
+    /// `detected`: whether `found` is the detector's (else where the last two detections say the
+    /// faces are going).
+    static func current(_ found: [DetectedFace], followed: [TrackedFace], detected: Bool = true) -> [TrackedFace] {
         var out: [TrackedFace] = []
         var taken = Set<Int>()
         for face in found {
             let best = followed.filter { !taken.contains($0.id) }.max { $0.box.iou(face.box) < $1.box.iou(face.box) }
             if let best, best.box.iou(face.box) >= 0.2 {
                 taken.insert(best.id)
-                out.append(TrackedFace(id: best.id, box: face.box, landmarks: face.landmarks, score: face.score ?? 1, detected: true))
+                out.append(TrackedFace(id: best.id, box: face.box, landmarks: face.landmarks, score: face.score ?? 1, detected: detected))
             } else {
-                out.append(TrackedFace(id: 0, box: face.box, landmarks: face.landmarks, score: face.score ?? 1, detected: true))
+                out.append(TrackedFace(id: 0, box: face.box, landmarks: face.landmarks, score: face.score ?? 1, detected: detected))
             }
         }
         out += followed.filter { !taken.contains($0.id) && $0.opacity >= 1 }
         return out
+    }
+
+    /// The faces of the last detection moved on to `time` at the speed they moved since the one
+    /// before (a face found only in the last one stays where it was found). Faces move little
+    /// in the tenth of a second between two detections; without this, a moving head's drawing
+    /// would stop every other frame and catch up on the next.
+    static func predicted(from sightings: [(time: Double, faces: [DetectedFace])], at time: Double) -> [DetectedFace] {
+        guard let last = sightings.last else { return [] }
+        let before = sightings.count > 1 ? sightings[sightings.count - 2] : nil
+        return last.faces.map { face in
+            guard let before, last.time > before.time,
+                  let earlier = before.faces.max(by: { $0.box.iou(face.box) < $1.box.iou(face.box) }),
+                  earlier.box.iou(face.box) >= 0.3 else { return face }
+            // Never further ahead than one more interval: a late frame is not flung off.
+            let ahead = min(time - last.time, last.time - before.time) / (last.time - before.time)
+            guard ahead > 0 else { return face }
+            func on(_ now: Double, _ then: Double) -> Double { now + (now - then) * ahead }
+            var moved = face
+            moved.box = FaceBox(x: on(face.box.x, earlier.box.x), y: on(face.box.y, earlier.box.y),
+                                width: max(1, on(face.box.width, earlier.box.width)), height: max(1, on(face.box.height, earlier.box.height)))
+            if face.landmarks.count == earlier.landmarks.count {
+                moved.landmarks = zip(face.landmarks, earlier.landmarks).map { Point(x: on($0.x, $1.x), y: on($0.y, $1.y)) }
+            }
+            return moved
+        }
     }
 
     /// `faces` with each followed face's box and landmarks smoothed over the frames before

@@ -1,7 +1,10 @@
 import Foundation
+import Synchronization
 import Testing
 import TestSupport
 import Vips
+@testable import WebApp
+import FaceDetector
 
 /// Live: frames in, styled frames out, faces followed and styled per face; over HTTP as the
 /// page sends them, and in headless Chromium with a fake camera playing a Y4M made here from
@@ -168,6 +171,66 @@ import Vips
         #expect(huge.status == 413, "\(huge.text)")
         let odd = try send(server, body, session: "../x", n: 13)
         #expect(odd.status == 400, "\(odd.text)")
+    }
+
+    /// Between two detections (every other frame), a face is where its last two detections say
+    /// it is going: moved on at their speed, never further ahead than one more interval; a face
+    /// found only once stays where it was found.
+    @Test func aFaceBetweenDetectionsIsWhereItsLastTwoSayItIsGoing() {
+        func face(_ x: Double, _ y: Double, _ side: Double) -> DetectedFace {
+            DetectedFace(box: FaceBox(x: x, y: y, width: side, height: side), score: 0.9,
+                         landmarks: [Point(x: x + side * 0.3, y: y + side * 0.4), Point(x: x + side * 0.7, y: y + side * 0.4)])
+        }
+        let sightings = [(time: 1.0, faces: [face(100, 50, 80), face(400, 300, 60)]),
+                         (time: 1.2, faces: [face(120, 50, 84), face(500, 100, 40)])]
+        let halfway = LiveSession.predicted(from: sightings, at: 1.3)
+        #expect(halfway.count == 2)
+        #expect(abs(halfway[0].box.x - 130) < 1e-9 && abs(halfway[0].box.width - 86) < 1e-9 && halfway[0].box.y == 50)
+        #expect(abs(halfway[0].landmarks[0].x - (130 + 86 * 0.3)) < 1e-9, "the landmarks move with the face")
+        #expect(halfway[1].box == sightings[1].faces[1].box, "a face not seen before stays where it was found")
+        let late = LiveSession.predicted(from: sightings, at: 2.0)
+        #expect(abs(late[0].box.x - 140) < 1e-9, "one interval ahead at most")
+        #expect(LiveSession.predicted(from: Array(sightings.prefix(1)), at: 1.1) == sightings[0].faces)
+        #expect(LiveSession.predicted(from: [], at: 1).isEmpty)
+    }
+
+    /// The page keeps two frames in flight: the server follows them in order and draws them side
+    /// by side. A frame from before one already taken (the two overtook each other on the way)
+    /// is dropped, as the tracker only goes forward; so is one beyond the two.
+    @Test func twoFramesInFlightAreFollowedInOrderAndAnOlderOneIsDropped() throws {
+        let folder = try TestAssets.temporaryFolder("live-flight")
+        let out = try TestAssets.temporaryFolder("live-flight-out")
+        let server = try ServerProcess([folder, "--out", out, "--live"])
+        defer { server.stop() }
+        let body = try Self.rgba(try Self.groupFrame())
+        #expect(try send(server, body, session: "flight", n: 30).status == 200)
+        let older = try send(server, body, session: "flight", n: 20)
+        #expect(older.status == 429 && older.error?.contains("newer frame") == true, "\(older.text)")
+
+        // Pairs sent at once: each answered, a drawn frame or a dropped one, never an error;
+        // the frames drawn numbered in the order they were taken.
+        let answers = Mutex<[(n: Int, response: RawHTTP.Response)]>([])
+        for pair in 0..<4 {
+            DispatchQueue.concurrentPerform(iterations: 2) { i in
+                let n = 40 + 2 * pair + i
+                if let response = try? send(server, body, session: "flight", n: n) {
+                    answers.withLock { $0.append((n, response)) }
+                }
+            }
+        }
+        let all = answers.withLock { $0 }
+        #expect(all.count == 8, "every frame is answered")
+        #expect(all.allSatisfy { $0.response.status == 200 || $0.response.status == 429 }, "\(all.map { ($0.n, $0.response.status, $0.response.text) })")
+        let drawn = all.filter { $0.response.status == 200 }
+            .map { (n: $0.n, frame: Int($0.response.header("X-SketchEase-Frame") ?? "") ?? -1) }.sorted { $0.n < $1.n }
+        #expect(drawn.count >= 4, "at least one of each pair is drawn: \(drawn)")
+        #expect(zip(drawn, drawn.dropFirst()).allSatisfy { $0.frame < $1.frame }, "frames numbered in time order: \(drawn)")
+        let facesDrawn = drawn.map { d in Self.faces(all.first { $0.n == d.n }!.response).count }
+        #expect(facesDrawn.allSatisfy { $0 == 3 }, "every drawn frame has its three faces: \(facesDrawn)")
+        let state = ServerProcess.object(try server.get("/api/live/state?session=flight"))
+        let taken = (state["framesIn"] as? Int ?? -1), dropped = (state["dropped"] as? Int ?? -1)
+        #expect(taken == 1 + drawn.count, "\(state)")
+        #expect(dropped >= 0)
     }
 
     @Test(.enabled(if: WebDriver.isAvailable, "needs chromium and chromium-driver"))

@@ -1,13 +1,19 @@
 // Live: the camera (getUserMedia), each frame sent to the server and shown back with every
 // face drawn in its style, faces followed from frame to frame by the server's tracker. One
-// frame is on its way at a time: frames the camera makes meanwhile are never queued, only
-// the newest is sent next, so a slow machine shows fewer frames, never older ones. Tap a face,
-// then a style, to give that face another.
+// frame is on its way at a time (`Live.lanes`): frames the camera makes meanwhile are never
+// queued, only the newest is sent next, so a slow machine shows fewer frames, never older ones.
+// Tap a face, then a style, to give that face another.
 import { $, el, toast } from './dom.js';
 
 const token = document.querySelector('meta[name="sketchease-token"]').content;
 
 export class Live {
+  /** Frames in flight at once, each in a lane of its own (the server follows them in order and
+   * draws up to two side by side: LiveSession.framesInFlight). Two pay only where the server
+   * has cores to spare: on two cores the two frames share them (over loopback 13.5 frames/s
+   * against 14.3 with one, round trip 90 ms against 56: docs/performance.md). */
+  static lanes = 1;
+
   constructor(app) {
     this.app = app;
     this.running = false;
@@ -18,7 +24,7 @@ export class Live {
     this.guidance = [];
     this.selected = null;
     this.shown = [];
-    this.stats = { sent: 0, shown: 0, held: 0, dropped: 0, latencies: [] };
+    this.stats = { sent: 0, shown: 0, held: 0, dropped: 0, late: 0, latencies: [] };
     this.grab = document.createElement('canvas');
     $('live-button').addEventListener('click', () => this.open());
     $('live-close').addEventListener('click', () => this.close());
@@ -118,8 +124,6 @@ export class Live {
     const cameras = (await navigator.mediaDevices.enumerateDevices()).filter((d) => d.kind === 'videoinput');
     $('live-switch').hidden = cameras.length < 2;
     this.running = true;
-    this.accepted = 0;
-    this.sentAt = new Map();
     this.loop();
   }
 
@@ -159,23 +163,35 @@ export class Live {
     document.body.classList.remove('live-mode');
   }
 
-  /** Sends the newest camera frame, waits for its answer, shows it; again while running. */
+  /** `Live.lanes` lanes, each sending the newest camera frame, waiting for its answer and
+   * showing it (unless another lane showed a newer one), again while running. */
   async loop() {
+    this.newestShown = -1;
+    this.halted = false;
+    this.started = performance.now();
+    await Promise.all(Array.from({ length: Live.lanes }, () => this.lane()));
+    if (this.running) this.close();
+  }
+
+  /** Ends both lanes after an error (said once). */
+  halt(message) {
+    if (!this.halted && this.running) toast(`Live stopped: ${message}`, { error: true });
+    this.halted = true;
+  }
+
+  async lane() {
     const video = $('live-video');
     const context = this.grab.getContext('2d', { willReadFrequently: true });
-    const started = performance.now();
-    let size = '';
-    while (this.running) {
+    while (this.running && !this.halted) {
       if (!video.videoWidth) { await new Promise((r) => setTimeout(r, 30)); continue; }
       const width = Math.min(640, video.videoWidth);
       const height = Math.round((video.videoHeight * width) / video.videoWidth);
-      if (size !== `${width}x${height}`) { size = `${width}x${height}`; this.accepted = 0; this.sentAt.clear(); }
       this.grab.width = width;
       this.grab.height = height;
       context.drawImage(video, 0, 0, width, height);
       const pixels = context.getImageData(0, 0, width, height).data;
       const sentAt = performance.now();
-      const query = new URLSearchParams({ session: this.session, w: width, h: height, t: ((sentAt - started) / 1000).toFixed(3) });
+      const query = new URLSearchParams({ session: this.session, w: width, h: height, t: ((sentAt - this.started) / 1000).toFixed(3) });
       let response;
       try {
         response = await fetch(`/api/live/frame?${query}`, {
@@ -183,39 +199,41 @@ export class Live {
           headers: { 'Content-Type': 'application/octet-stream', 'X-SketchEase-Token': token }, body: pixels,
         });
       } catch (error) {
-        toast(`Live stopped: ${error.message}`, { error: true });
+        this.halt(error.message);
         break;
       }
       this.stats.sent += 1;
-      if (response.status === 429) { this.stats.dropped += 1; continue; }
+      if (response.status === 429) {
+        this.stats.dropped += 1;
+        // The other lane's frames are ahead: wait for a camera frame of its own.
+        await new Promise((r) => setTimeout(r, 15));
+        continue;
+      }
       if (!response.ok && response.status !== 204) {
         let message = `${response.status}`;
         try { message = (await response.json()).error || message; } catch { /* not JSON */ }
-        toast(`Live stopped: ${message}`, { error: true });
+        this.halt(message);
         break;
       }
-      this.sentAt.set(this.accepted, sentAt);
-      this.accepted += 1;
       if (response.status === 204) { this.stats.held += 1; continue; }
       const frame = Number(response.headers.get('X-SketchEase-Frame'));
+      const bitmap = await createImageBitmap(await response.blob());
+      // The other lane's newer frame came back first: this one is not shown after it.
+      if (frame < this.newestShown) { bitmap.close?.(); this.stats.late += 1; continue; }
+      if (!this.running) { bitmap.close?.(); break; }
+      this.newestShown = frame;
       this.faces = JSON.parse(response.headers.get('X-SketchEase-Faces') || '[]');
       this.guidance = JSON.parse(response.headers.get('X-SketchEase-Guidance') || '[]');
       this.renderGuidance();
-      const bitmap = await createImageBitmap(await response.blob());
       this.draw(bitmap, width, height);
       const now = performance.now();
-      const from = this.sentAt.get(frame);
-      for (const key of this.sentAt.keys()) if (key <= frame) this.sentAt.delete(key);
-      if (from !== undefined) {
-        this.stats.latencies.push(Math.round(now - from));
-        if (this.stats.latencies.length > 300) this.stats.latencies.shift();
-      }
+      this.stats.latencies.push(Math.round(now - sentAt));
+      if (this.stats.latencies.length > 300) this.stats.latencies.shift();
       this.stats.shown += 1;
       this.shown.push(now);
       while (this.shown.length && now - this.shown[0] > 2000) this.shown.shift();
       this.renderStats();
     }
-    if (this.running) this.close();
   }
 
   /** "move closer", "light is uneven", "face cut off", "hold still": what the face report says
