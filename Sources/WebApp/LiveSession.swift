@@ -44,6 +44,8 @@ final class LiveSession: @unchecked Sendable {
     /// `guidanceEvery` frames.
     private var guidance: [Guidance] = []
     static let guidanceEvery = 4
+    /// Freed memory goes back to the system every this many frames (~17 s at 15 frames/s).
+    static let releaseEvery = 256
     private var styles: [Int: FaceStyle?] = [:]
     private var lastFaces: [TrackedFace] = []
     private(set) var framesIn = 0
@@ -132,6 +134,10 @@ final class LiveSession: @unchecked Sendable {
         let drawn = try job.draw()
         let guidance = job.frame % Self.guidanceEvery == 0 ? try Self.guidance(for: job.faces, on: image) : nil
         let jpeg = try drawn.encoded(as: ".jpg[Q=80,strip]")
+        // Memory the frames freed (their copies, styled crops, the network's layers) goes back to
+        // the system now and then, as a clip's does: freed in pieces on several threads, it
+        // stayed with the process and its footprint crept up over minutes.
+        if job.frame > 0, job.frame % Self.releaseEvery == 0 { VipsRuntime.releaseFreedMemory(ifResidentAbove: 0) }
         return lock.withLock {
             if job.frame > newestDrawn {
                 newestDrawn = job.frame
