@@ -41,9 +41,10 @@ final class LiveSession: @unchecked Sendable {
     /// The last frame as taken and as drawn, for Take picture.
     private var lastFrame: (raw: VipsImage, drawn: VipsImage, faces: [TrackedFace])?
     /// What the face report says about the faces now, as capture guidance, measured every
-    /// `guidanceEvery` frames.
+    /// `guidanceEvery` frames (about twice a second): its checks cost ~25 ms a frame with two
+    /// faces (their skin tone, which guidance does not use, is not measured).
     private var guidance: [Guidance] = []
-    static let guidanceEvery = 4
+    static let guidanceEvery = 8
     /// Freed memory goes back to the system every this many frames (~17 s at 15 frames/s).
     static let releaseEvery = 256
     private var styles: [Int: FaceStyle?] = [:]
@@ -128,7 +129,8 @@ final class LiveSession: @unchecked Sendable {
         }
         defer { lock.withLock { inFlight -= 1 } }
         let image = try VipsImage.fromPixels(rgba, width: width, height: height, bands: 4).extractBands(0, count: 3).inMemory()
-        guard let job = try lock.withLock({ try follow(image, time: time) }) else {
+        let grey = Self.grey(rgba: rgba, width: width, height: height)
+        guard let job = try lock.withLock({ try follow(image, grey: grey, time: time) }) else {
             throw APIError(status: .tooManyRequests, message: "a newer frame was taken already: this one was dropped")
         }
         let drawn = try job.draw()
@@ -170,9 +172,9 @@ final class LiveSession: @unchecked Sendable {
         }
     }
 
-    /// Follows `image` (taken at `time`) on from the frames before; nil when a newer frame was
+    /// Follows `image` (taken at `time`; `grey`, its copy for motion) on from the frames before; nil when a newer frame was
     /// taken already. Called with `lock` held.
-    private func follow(_ image: VipsImage, time: Double) throws -> Drawing? {
+    private func follow(_ image: VipsImage, grey: GreyPlane, time: Double) throws -> Drawing? {
         guard time > newestTime || tracker == nil || size != (image.width, image.height) else {
             dropped += 1
             return nil
@@ -193,7 +195,6 @@ final class LiveSession: @unchecked Sendable {
             smoothers = [:]
             sightings = []
         }
-        let grey = try Self.grey(image)
         var coarse = detection
         coarse.minFace = 0
         coarse.maxSide = min(coarse.maxSide, Self.detectionSide)
@@ -280,7 +281,8 @@ final class LiveSession: @unchecked Sendable {
     static func guidance(for faces: [TrackedFace], on image: VipsImage) throws -> [Guidance] {
         guard !faces.isEmpty else { return [] }
         let photo = try Photo(image: image)
-        let assessments = try FaceReport.analyse(photo: photo, faces: faces.map { DetectedFace(box: $0.box, score: $0.score, landmarks: $0.landmarks) })
+        let assessments = try FaceReport.analyse(photo: photo, faces: faces.map { DetectedFace(box: $0.box, score: $0.score, landmarks: $0.landmarks) },
+                                                 skinTone: false)
         return zip(faces, assessments).flatMap { face, assessment in
             assessment.warnings.map { w in
                 let say = switch w.kind {
@@ -424,12 +426,47 @@ final class LiveSession: @unchecked Sendable {
         }
     }
 
-    /// The frame's grey copy, at most `ClipRenderer.motionSide`-like 480 pixels long, for motion.
-    static func grey(_ image: VipsImage) throws -> GreyPlane {
-        let scale = min(1, 480 / Double(max(image.width, image.height)))
-        var small = scale < 1 ? try image.resize(scale: scale) : image
-        small = try small.colourspace("b-w").extractBands(0, count: 1).cast("uchar")
-        return GreyPlane(pixels: try small.pixels(), width: small.width, height: small.height, scale: Double(small.width) / Double(image.width))
+    /// The frame's grey copy for motion, at most 480 pixels long (as a clip's,
+    /// `ClipRenderer.motionSide`), made straight from the page's RGBA bytes: luma with integer
+    /// weights (Rec. 601), reduced by bilinear sampling. The tracker compares it only with
+    /// itself from frame to frame. (Made by libvips, through linear light and XYZ, it took
+    /// ~8 ms of a frame; this takes ~1.)
+    static func grey(rgba: [UInt8], width: Int, height: Int) -> GreyPlane {
+        let scale = min(1, 480 / Double(max(width, height)))
+        let w = max(1, Int((Double(width) * scale).rounded())), h = max(1, Int((Double(height) * scale).rounded()))
+        var luma = [UInt8](repeating: 0, count: width * height)
+        rgba.withUnsafeBufferPointer { p in
+            luma.withUnsafeMutableBufferPointer { out in
+                for i in 0..<(width * height) {
+                    let o = 4 * i
+                    out[i] = UInt8(truncatingIfNeeded: (77 * Int(p[o]) + 150 * Int(p[o + 1]) + 29 * Int(p[o + 2]) + 128) >> 8)
+                }
+            }
+        }
+        guard w != width || h != height else { return GreyPlane(pixels: luma, width: width, height: height, scale: 1) }
+        // Each output pixel's centre, in input pixels, between its four nearest (16ths).
+        func taps(_ n: Int, _ from: Int) -> [(Int, Int, Int)] {
+            (0..<n).map { i in
+                let at = max(0, (Double(i) + 0.5) * Double(from) / Double(n) - 0.5)
+                let i0 = min(Int(at), from - 1)
+                return (i0, min(i0 + 1, from - 1), Int(((at - Double(i0)) * 16).rounded()))
+            }
+        }
+        let xs = taps(w, width), ys = taps(h, height)
+        var out = [UInt8](repeating: 0, count: w * h)
+        luma.withUnsafeBufferPointer { l in
+            out.withUnsafeMutableBufferPointer { o in
+                for (y, (y0, y1, fy)) in ys.enumerated() {
+                    let r0 = y0 * width, r1 = y1 * width
+                    for (x, (x0, x1, fx)) in xs.enumerated() {
+                        let top = Int(l[r0 + x0]) * (16 - fx) + Int(l[r0 + x1]) * fx
+                        let bottom = Int(l[r1 + x0]) * (16 - fx) + Int(l[r1 + x1]) * fx
+                        o[y * w + x] = UInt8(truncatingIfNeeded: (top * (16 - fy) + bottom * fy + 128) >> 8)
+                    }
+                }
+            }
+        }
+        return GreyPlane(pixels: out, width: w, height: h, scale: Double(w) / Double(width))
     }
 }
 

@@ -36,6 +36,18 @@ import TestSupport
         }
     }
 
+    /// Live's guidance wants only the checks: without the skin tone, the same measurements and
+    /// warnings, and no tone.
+    @Test func theChecksAloneAreTheChecksOfTheWholeReport() throws {
+        let photo = try Photo.load(path: TestAssets.group)
+        let faces = try detector.detect(in: photo.rgb)
+        let whole = try FaceReport.analyse(photo: photo, faces: faces)
+        let checks = try FaceReport.analyse(photo: photo, faces: faces, skinTone: false)
+        #expect(whole.count == 3 && checks.count == 3)
+        #expect(whole.allSatisfy { $0.skinTone != nil } && checks.allSatisfy { $0.skinTone == nil })
+        #expect(zip(whole, checks).allSatisfy { $0.measurements == $1.measurements && $0.warnings == $1.warnings })
+    }
+
     @Test func smallFaceIsTooSmall() throws {
         let small = try Photo.load(path: TestAssets.graceHopper).rgb.resize(scale: 0.4)
         let face = try #require(try assess(small).first)

@@ -194,6 +194,30 @@ import FaceDetector
         #expect(LiveSession.predicted(from: [], at: 1).isEmpty)
     }
 
+    /// The grey copy the tracker measures motion on is made from the page's RGBA bytes: at most
+    /// 480 px long, luma (Rec. 601) sampled between the four nearest pixels.
+    @Test func theGreyCopyForMotionIsTheFramesLumaAtMost480PixelsLong() {
+        let (width, height) = (640, 480)
+        var rgba = [UInt8](repeating: 255, count: width * height * 4)
+        for y in 0..<height {
+            for x in 0..<width {
+                let o = 4 * (y * width + x)
+                rgba[o] = UInt8(x * 255 / (width - 1)); rgba[o + 1] = UInt8(y * 255 / (height - 1)); rgba[o + 2] = 40
+            }
+        }
+        let grey = LiveSession.grey(rgba: rgba, width: width, height: height)
+        #expect(grey.width == 480 && grey.height == 360 && abs(grey.scale - 0.75) < 1e-9)
+        for (x, y) in [(0, 0), (240, 180), (479, 359), (100, 300)] {
+            // The output pixel's centre in the frame, and the luma the frame has there.
+            let fx = (Double(x) + 0.5) / 0.75 - 0.5, fy = (Double(y) + 0.5) / 0.75 - 0.5
+            let r = fx * 255 / Double(width - 1), g = fy * 255 / Double(height - 1)
+            let expected = (77 * r + 150 * g + 29 * 40) / 256
+            #expect(abs(Double(grey.pixels[y * 480 + x]) - expected) <= 2, "(\(x), \(y)): \(grey.pixels[y * 480 + x]) for \(expected)")
+        }
+        let small = LiveSession.grey(rgba: Array(rgba.prefix(320 * 240 * 4)), width: 320, height: 240)
+        #expect(small.width == 320 && small.height == 240 && small.scale == 1, "a small frame is kept at its size")
+    }
+
     /// The page keeps two frames in flight: the server follows them in order and draws them side
     /// by side. A frame from before one already taken (the two overtook each other on the way)
     /// is dropped, as the tracker only goes forward; so is one beyond the two.

@@ -10,8 +10,10 @@
 /// Faces without landmarks (the cascade fallback) are measured with landmarks placed at their
 /// typical positions in the box, and say so (`landmarksEstimated`).
 public enum FaceReport {
+    /// `skinTone: false` leaves the skin tone unmeasured (nil), for callers that want only the
+    /// checks (Live's capture guidance, four times a second).
     public static func analyse(photo: Photo, faces: [DetectedFace],
-                               thresholds: FaceQualityThresholds = .init()) throws -> [FaceAssessment] {
+                               thresholds: FaceQualityThresholds = .init(), skinTone: Bool = true) throws -> [FaceAssessment] {
         try faces.enumerated().map { offset, face in
             let (frame, estimated) = landmarkFrame(for: face)
             let measured = try FaceQualityMeter.measure(photo.rgb, box: face.box, frame: frame)
@@ -19,7 +21,7 @@ public enum FaceReport {
             if estimated { described.landmarks = frame.landmarks.map { Point(x: $0.x, y: $0.y) } }
             return FaceAssessment(index: offset + 1, face: described, landmarksEstimated: estimated,
                                   measurements: measured, warnings: thresholds.warnings(for: measured),
-                                  skinTone: try SkinToneMeter.measure(photo.rgb, frame: frame))
+                                  skinTone: skinTone ? try SkinToneMeter.measure(photo.rgb, frame: frame) : nil)
         }
     }
 
