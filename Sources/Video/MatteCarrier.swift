@@ -1,4 +1,3 @@
-import Foundation
 import FFmpeg
 import SketchEase
 
@@ -44,14 +43,15 @@ public final class MatteCarrier: @unchecked Sendable {  // used by one stage alo
         let faces = tracked.filter { draws($0.id) }
         var out: [Int: CarriedMatte] = [:]
         for face in faces {
-            let look = Look(face.box, on: frame)
+            // Not looked at where only the detections' motion placed the face (`looksWhereDetected`).
+            let look = looksWhereDetected && !face.detected ? nil : Look(face.box, on: frame)
             if let last = carried[face.id], !Self.needsCut(face, since: last, frame: index, longest: longest),
-               (looksWhereDetected && !face.detected) || !look.differs(from: last.look) {
+               !(look?.differs(from: last.look) ?? false) {
                 out[face.id] = last.matte
                 continue
             }
             guard let matte = cut(face, among: faces, on: frame) else { carried[face.id] = nil; continue }
-            carried[face.id] = Carried(matte: matte, box: face.box, frame: index, look: look)
+            carried[face.id] = Carried(matte: matte, box: face.box, frame: index, look: look ?? Look(face.box, on: frame))
             out[face.id] = matte
         }
         carried = carried.filter { entry in faces.contains { $0.id == entry.key } }

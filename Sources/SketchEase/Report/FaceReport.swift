@@ -11,7 +11,7 @@
 /// typical positions in the box, and say so (`landmarksEstimated`).
 public enum FaceReport {
     /// `skinTone: false` leaves the skin tone unmeasured (nil), for callers that want only the
-    /// checks (Live's capture guidance, four times a second).
+    /// checks (Live's capture guidance, about twice a second).
     public static func analyse(photo: Photo, faces: [DetectedFace],
                                thresholds: FaceQualityThresholds = .init(), skinTone: Bool = true) throws -> [FaceAssessment] {
         try faces.enumerated().map { offset, face in
