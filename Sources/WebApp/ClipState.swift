@@ -63,7 +63,7 @@ struct ClipState: Encodable, Sendable {
         duration = (tracks.frames.last?.time ?? 0) + 1 / max(tracks.frameRate, 1)
         self.revision = revision
         times = tracks.frames.map { ($0.time * 1000).rounded() / 1000 }
-        boxesKey = ClipBoxes(tracks).key
+        boxesKey = ClipBoxes.key(tracks)
         var span: [Int: (Int, Int)] = [:]
         for f in tracks.frames { for face in f.faces { span[face.id] = (span[face.id]?.0 ?? f.index, f.index) } }
         self.tracks = history.faces.map { face in
@@ -97,15 +97,27 @@ struct ClipBoxes: Encodable, Sendable {
     var boxes: [[[Double]]]
 
     init(_ tracks: ClipTracks) {
-        func r(_ v: Double) -> Double { (v * 10).rounded() / 10 }
-        boxes = tracks.frames.map { f in f.faces.filter { $0.opacity > 0 }.map { [Double($0.id), r($0.box.x), r($0.box.y), r($0.box.width), r($0.box.height)] } }
-        // FNV-1a over the numbers and the frames' ends: the same boxes, the same key, in any process.
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        func mix(_ value: UInt64) { hash = (hash ^ value) &* 0x100_0000_01b3 }
-        for frame in boxes {
-            for box in frame { for v in box { mix(UInt64(bitPattern: Int64((v * 10).rounded()))) } }
-            mix(0xffff_ffff)
-        }
-        key = String(hash, radix: 36)
+        boxes = tracks.frames.map { f in Self.drawn(f).map { [Double($0.id), Self.tenth($0.box.x), Self.tenth($0.box.y), Self.tenth($0.box.width), Self.tenth($0.box.height)] } }
+        key = Self.key(tracks)
     }
+
+    /// The key of `tracks`' boxes, hashed as they come (FNV-1a over the boxes in tenths of a
+    /// pixel and the frames' ends: the same boxes, the same key, in any process), without
+    /// building them: every state the page is sent carries it.
+    static func key(_ tracks: ClipTracks) -> String {
+        var hash = FNV1a()
+        func add(_ v: Double) { hash.add(UInt64(bitPattern: Int64((v * 10).rounded()))) }
+        for frame in tracks.frames {
+            for face in drawn(frame) {
+                add(Double(face.id)); add(face.box.x); add(face.box.y); add(face.box.width); add(face.box.height)
+            }
+            hash.add(0xffff_ffff)
+        }
+        return String(hash.value, radix: 36)
+    }
+
+    /// A frame's faces that are drawn (not faded out).
+    private static func drawn(_ frame: TrackedFrame) -> [TrackedFace] { frame.faces.filter { $0.opacity > 0 } }
+
+    private static func tenth(_ v: Double) -> Double { (v * 10).rounded() / 10 }
 }

@@ -55,7 +55,7 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
 
     /// FNV-1a, 64 bits, of the UTF-8 bytes: the same for a path on every machine and version.
     static func hash(_ text: String) -> UInt64 {
-        text.utf8.reduce(0xcbf2_9ce4_8422_2325) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
+        FNV1a.of(text.utf8)
     }
 
     public var description: String { "\(index)/\(count)" }

@@ -15,10 +15,7 @@ public struct SourceFingerprint: Sendable, Equatable, Codable {
         } catch {
             throw PhotoError(path: path, reason: FileManager.default.fileExists(atPath: path) ? .notReadable : .notFound)
         }
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
-            for byte in raw { h = (h ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        }
+        let h = data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in FNV1a.of(raw) }
         let hex = String(h, radix: 16)
         return SourceFingerprint(size: data.count, hash: "fnv1a64:" + String(repeating: "0", count: 16 - hex.count) + hex)
     }
