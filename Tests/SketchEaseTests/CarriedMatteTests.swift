@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+import Vips
+@testable import SketchEase
+
+/// A matte cut on one frame and carried to the next with its face's box: placed where the box
+/// is, scaled as the box is, 0 where it does not reach.
+@Suite struct CarriedMatteTests {
+    /// A 20 × 30 matte: a 255 block over columns 5..<15 and rows 10..<20, 0 around it.
+    static func block() throws -> VipsImage {
+        var bytes = [UInt8](repeating: 0, count: 20 * 30)
+        for y in 10..<20 { for x in 5..<15 { bytes[y * 20 + x] = 255 } }
+        return try VipsImage.fromPixels(bytes, width: 20, height: 30, bands: 1)
+    }
+
+    static func carried(cutAt corner: (Int, Int), box: FaceBox) throws -> CarriedMatte {
+        let matte = try block()
+        return CarriedMatte { CarriedMatte.Cut(matte: matte, x: corner.0, y: corner.1, box: box) }
+    }
+
+    @Test func onTheBoxItWasCutForItIsTheMatteWhereItWasCut() throws {
+        let box = FaceBox(x: 110, y: 60, width: 12, height: 14)
+        let carried = try Self.carried(cutAt: (104, 50), box: box)
+        let placed = try carried.placed(for: box, over: PixelRect(x: 100, y: 40, width: 50, height: 60))
+        #expect(placed.width == 50 && placed.height == 60 && placed.bands == 1)
+        let expected = try Self.block().embed(x: 4, y: 10, width: 50, height: 60)
+        #expect(try placed.subtract(expected).absolute().maximum() == 0)
+    }
+
+    @Test func itMovesAndScalesWithTheBox() throws {
+        let cutBox = FaceBox(x: 10, y: 10, width: 10, height: 10)
+        let carried = try Self.carried(cutAt: (0, 0), box: cutBox)
+        // The box twice as large, its corner moved to (30, 40): the block (5..<15, 10..<20 as
+        // cut, its corner 10 px left of and above the box's) lands at 2x, from the box's corner.
+        let box = FaceBox(x: 30, y: 40, width: 20, height: 20)
+        let placed = try carried.placed(for: box, over: PixelRect(x: 0, y: 0, width: 100, height: 120))
+        let bytes = try placed.pixels()
+        func at(_ x: Int, _ y: Int) -> UInt8 { bytes[y * 100 + x] }
+        // The matte's corner lands at 30 - 2 x 10 = 10, 40 - 2 x 10 = 20: the block covers
+        // columns 20..<40 and rows 40..<60.
+        #expect(at(30, 50) == 255 && at(21, 42) == 255 && at(38, 58) == 255)
+        #expect(at(17, 50) == 0 && at(42, 50) == 0 && at(30, 37) == 0 && at(30, 62) == 0)
+        // Outside the scaled matte's footprint (10..<50, 20..<80): nothing.
+        #expect(at(5, 50) == 0 && at(30, 90) == 0 && at(60, 30) == 0)
+        // The block's edge is a ramp of one source pixel, not a jump or a blur.
+        #expect(at(19, 50) < 128 && at(20, 50) >= 128)
+        let ramp = (17...22).map { Int(at($0, 50)) }
+        #expect(zip(ramp, ramp.dropFirst()).allSatisfy { $0 <= $1 }, "\(ramp)")
+    }
+
+    @Test func aPlacementOffTheCanvasIsEmpty() throws {
+        let box = FaceBox(x: 10, y: 10, width: 10, height: 10)
+        let carried = try Self.carried(cutAt: (0, 0), box: box)
+        let placed = try carried.placed(for: FaceBox(x: 500, y: 500, width: 10, height: 10), over: PixelRect(x: 0, y: 0, width: 40, height: 40))
+        #expect(try placed.maximum() == 0)
+    }
+}
