@@ -1,5 +1,6 @@
 import Testing
 import TestSupport
+import Vips
 @testable import SketchEase
 
 /// `RenderOptions.background`: a style for everything outside the faces.
@@ -41,6 +42,21 @@ import TestSupport
         #expect(out.width == photo.width && out.height == photo.height)
         #expect(try PixelStats.meanAbsoluteDifference(out, photo.rgb, x: 0, y: 0, width: 512, height: 600) > 3)
         #expect(try out.crop(x: 0, y: 0, width: 8, height: 8).extractBands(1).deviation() == 0)
+    }
+
+    @Test func aFaceDrawnIntoADrawnBackgroundTakesTheBackgroundsLightnessNotTheDarkPhotos() throws {
+        // A dark room (a third of the light), the whole photo drawn in pencil, the face too.
+        let dark = try photo.rgb.linear(1.0 / 3, 0).cast("uchar")
+        let faces = [StyledFace(box: face, style: try .named("pencil"))]
+        let drawn = try compositor(background: "pencil").render(dark, faces: faces)
+        let background = try compositor(background: "pencil").render(dark, faces: [])
+        // The face centre is about as light as the background style's own drawing of it,
+        // not as dark as the room (as it was when matched to the photo).
+        let centre = { (image: VipsImage) in try image.crop(x: 230, y: 190, width: 70, height: 90).average() }
+        let face = try centre(drawn), behind = try centre(background)
+        let photoMatched = try centre(FaceCompositor().render(dark, faces: faces))
+        #expect(abs(face - behind) < 25, "face \(face), the background style's drawing of it \(behind)")
+        #expect(face > photoMatched + 25, "face \(face), drawn into the dark photo \(photoMatched)")
     }
 
     @Test func noBackgroundLeavesTheRestUntouched() throws {

@@ -4,7 +4,8 @@ import Synchronization
 /// Draws styled faces into a photo: each style runs on a padded crop only and is blended back
 /// through each face's region (`RenderOptions.region`): a soft matte of the head (or face, or
 /// person) found per face, or the feathered ellipse. Drawings on paper have their lightness
-/// matched to the photo's there (`RenderOptions.tone`), so they sit in it.
+/// matched to the picture's there (`RenderOptions.tone`: the photo's, or the background style's
+/// where there is one), so they sit in it.
 ///
 /// Faces whose padded regions overlap are handled as one group: the filter runs once on the
 /// group's crop and the faces' regions are merged (per-pixel maximum) into one mask per style,
@@ -122,7 +123,8 @@ public struct FaceCompositor: Sendable {
     private func draw(_ faces: [StyledFace], in rect: PixelRect, image: VipsImage, backdrop: VipsImage?) throws -> VipsImage {
         let crop = try image.crop(x: rect.x, y: rect.y, width: rect.width, height: rect.height).inMemory()
         // Faces are blended over the background style where there is one, else over the photo.
-        var drawn = try backdrop?.crop(x: rect.x, y: rect.y, width: rect.width, height: rect.height) ?? crop
+        let behind = try backdrop?.crop(x: rect.x, y: rect.y, width: rect.width, height: rect.height).inMemory()
+        var drawn = behind ?? crop
         // One pass per distinct style in the group, in the order faces were given.
         var styles: [FaceStyle] = []
         for face in faces where !styles.contains(face.style) { styles.append(face.style) }
@@ -157,8 +159,13 @@ public struct FaceCompositor: Sendable {
                                                          faces: regions.map { $0.moved(by: -reached.x, -reached.y) },
                                                          origin: SIMD2(reached.x, reached.y))
             var filtered = try Self.apply(filter, to: source, settings: style.settings, context: local)
+            // A drawing's lightness is matched to the picture it sits in: the photo, or the
+            // background style drawn over it (a face drawn in a dark room, in a photo whose
+            // background is drawn on paper, is drawn as light as the paper around it, not as
+            // the dark room: a panel called that "a dark smudge over the face").
             if filter.takesPhotoTone && options.tone == .photo {
-                filtered = try ToneMatch.apply(filtered, like: source, reach: 0.12 * max(faceSize, 1))
+                let surroundings = try behind.map { whole ? $0 : try part($0).inMemory() } ?? source
+                filtered = try ToneMatch.apply(filtered, like: surroundings, reach: 0.12 * max(faceSize, 1))
             }
             let blended = try part(mask).ifThenElse(filtered, part(drawn), blend: true)
             drawn = whole ? blended : try drawn.inserting(blended, x: reached.x, y: reached.y)

@@ -26,8 +26,9 @@ public struct RenderOptions: Sendable, Equatable, Codable {
 
     /// How a drawing's lightness is set.
     public enum Tone: String, CaseIterable, Sendable, Codable {
-        /// Matched, area by area, to the photo's lightness there: the face keeps its place in the
-        /// photo's tonal range and the only new edges are the drawing's own lines.
+        /// Matched, area by area, to the lightness of the picture around it (the photo, or the
+        /// background style drawn over it): the face keeps its place in the picture's tonal
+        /// range and the only new edges are the drawing's own lines.
         case photo
         /// As drawn: white paper (the drawing on its own, brighter than most photos around it).
         case paper
