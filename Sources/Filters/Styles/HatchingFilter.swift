@@ -16,7 +16,7 @@ public struct HatchingFilter: SketchFilter {
     public let name = "Hatching"
     public let summary = "Pen hatching: evenly spaced lines curving over the form, crossed in the shadows, fine outlines."
     public let parameters: [FilterParameter] = [
-        FilterParameter("spacing", .number(range: 0.008...0.045, defaultValue: 0.028),
+        FilterParameter("spacing", .number(range: 0.008...0.045, defaultValue: 0.018),
                         "Distance between lines as a fraction of the face size (never under 2.5 pixels of the photo)."),
         FilterParameter("angle", .number(range: 0...180, defaultValue: 60),
                         "Direction of the first set of lines, in degrees (0 = horizontal, 90 = vertical)."),
