@@ -186,8 +186,12 @@ export class Live {
       if (!video.videoWidth) { await new Promise((r) => setTimeout(r, 30)); continue; }
       const width = Math.min(640, video.videoWidth);
       const height = Math.round((video.videoHeight * width) / video.videoWidth);
-      this.grab.width = width;
-      this.grab.height = height;
+      // Sized only when the camera's size changes: setting a canvas' size clears and
+      // reallocates it, on every frame a cost of its own.
+      if (this.grab.width !== width || this.grab.height !== height) {
+        this.grab.width = width;
+        this.grab.height = height;
+      }
       context.drawImage(video, 0, 0, width, height);
       const pixels = context.getImageData(0, 0, width, height).data;
       const sentAt = performance.now();
