@@ -105,7 +105,7 @@ enum FaceQualityMeter {
 
     /// Mean of `image` over the pixels where `mask` is non-zero; nil if there are none.
     private static func maskedMean(_ image: VipsImage, _ mask: VipsImage) throws -> Double? {
-        let weight = try mask.linear(1.0 / 255, 0)
+        let weight = try mask.linear(1.0 / 255, 0).inMemory()
         let share = try weight.average()
         guard share > 0 else { return nil }
         return try image.multiply(weight).average() / share
@@ -114,9 +114,11 @@ enum FaceQualityMeter {
     /// Mean relative luminance (CIE Y, 0...100) of the image-left and image-right face halves.
     static func lighting(_ rgb: VipsImage, frame: LandmarkFrame) throws -> (left: Double, right: Double) {
         guard let r = region(of: frame, width: rgb.width, height: rgb.height) else { return (0, 0) }
-        let luminance = try rgb.crop(x: r.x, y: r.y, width: r.width, height: r.height).colourspace("xyz").extractBands(1)
+        // Each image read more than once is computed once (a libvips pipeline is run again for
+        // every read: the checks of one face cost ~20 ms that way, read by Live twice a second).
+        let luminance = try rgb.crop(x: r.x, y: r.y, width: r.width, height: r.height).colourspace("xyz").extractBands(1).inMemory()
         let coords = try faceCoordinates(width: r.width, height: r.height, origin: (r.x, r.y), scale: 1, frame: frame)
-        let masks = try ellipseMasks(across: coords.across, down: coords.down)
+        let masks = try ellipseMasks(across: coords.across.inMemory(), down: coords.down.inMemory())
         return (try maskedMean(luminance, masks.left) ?? 0, try maskedMean(luminance, masks.right) ?? 0)
     }
 
@@ -127,12 +129,12 @@ enum FaceQualityMeter {
         var grey = try rgb.crop(x: r.x, y: r.y, width: r.width, height: r.height).colourspace("b-w").extractBands(0)
         let scale = min(1, sharpnessInterocular / frame.interocular)
         if scale < 1 { grey = try grey.resize(scale: scale) }
-        let laplacian = try grey.cast("float").convolve(try VipsImage.matrix([[0, 1, 0], [1, -4, 1], [0, 1, 0]]))
+        let laplacian = try grey.cast("float").convolve(try VipsImage.matrix([[0, 1, 0], [1, -4, 1], [0, 1, 0]])).inMemory()
         let coords = try faceCoordinates(width: grey.width, height: grey.height, origin: (r.x, r.y), scale: scale, frame: frame)
         // Away from the crop's border, where the convolution sees the edge.
         let inner = try VipsImage.solid(width: grey.width - 2, height: grey.height - 2, pixel: [255])
             .embed(x: 1, y: 1, width: grey.width, height: grey.height)
-        let mask = try ellipseMasks(across: coords.across, down: coords.down).whole.boolean("and", inner)
+        let mask = try ellipseMasks(across: coords.across, down: coords.down).whole.boolean("and", inner).inMemory()
         guard let mean = try maskedMean(laplacian, mask),
               let meanSquare = try maskedMean(laplacian.multiply(laplacian), mask) else { return 0 }
         return max(0, meanSquare - mean * mean)

@@ -49,7 +49,7 @@ enum SkinToneMeter {
         var deltaSum = 0.0
         for crop in crops {
             let n = Double(crop.width * crop.height)
-            let cropLab = try crop.colourspace("lab")
+            let cropLab = try crop.colourspace("lab").inMemory() // read seven times below
             for band in 0..<3 {
                 let channel = try cropLab.extractBands(band)
                 let mean = try channel.average(), sd = try channel.deviation()
