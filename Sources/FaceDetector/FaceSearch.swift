@@ -181,7 +181,7 @@ struct FaceSearch {
 
         /// The level's pixels as an image, to make the next, coarser copy from.
         func image() throws -> VipsImage {
-            try VipsImage.fromPixels(pixels.bytes, width: pixels.width, height: pixels.height, bands: 3).reinterpreted(as: "srgb")
+            try VipsImage.fromPixels(pixels.bytes, width: pixels.width, height: pixels.height, bands: 3).reinterpreted(as: .srgb)
         }
 
         /// The tiles over the detailed parts, leaving out the inside of `faces` (image

@@ -49,8 +49,8 @@ public struct RGBPixels: Sendable {
     /// The image's pixels as 3-band, 8-bit sRGB (computed now).
     public init(_ image: VipsImage) throws {
         var img = image
-        if img.interpretation != "srgb" || img.bands < 3 { img = try img.colourspace("srgb") }
-        if img.format != "uchar" { img = try img.cast("uchar") }
+        if img.interpretation != .srgb || img.bands < 3 { img = try img.colourspace(.srgb) }
+        if img.format != .uchar { img = try img.cast(.uchar) }
         if img.bands > 3 { img = try img.extractBands(0, count: 3) }
         width = img.width; height = img.height
         bytes = try img.pixels()

@@ -32,7 +32,7 @@ public enum BorderStep {
         let border = try insideDistance.relational("more", constant: [0])
             .boolean("and", insideDistance.relational("less", constant: [1.5])).linear(1.0 / 255, 0)
 
-        let lab = try image.colourspace("lab")
+        let lab = try image.colourspace(.lab)
         func localMean(_ weight: VipsImage) throws -> (mean: VipsImage, weight: VipsImage) {
             let sum = try lab.multiply(weight).gaussianBlur(sigma: band / 2, minAmplitude: 0.05)
             let total = try weight.gaussianBlur(sigma: band / 2, minAmplitude: 0.05)

@@ -83,7 +83,7 @@ struct ContactSheet {
             sheet = try sheet.inserting(tile, x: p.x, y: p.y)
             offsets[p.id] = (Double(p.x - p.picture.region.x), Double(p.y - p.picture.region.y))
         }
-        photo = try Photo(image: sheet.reinterpreted(as: "srgb").inMemory())
+        photo = try Photo(image: sheet.reinterpreted(as: .srgb).inMemory())
         self.offsets = offsets
     }
 

@@ -105,7 +105,7 @@ public struct FrameStyler: Sendable {
         if compositor.options.background != nil {
             let whole = Region(x: 0, y: 0, width: bounds.width, height: bounds.height)
             let after = try drawn(faces, region: whole, before: picture.pixels(), wholeFrame: true, scale: scale)
-            return try VipsImage.fromPixels(after, width: bounds.width, height: bounds.height, bands: 3).reinterpreted(as: "srgb")
+            return try VipsImage.fromPixels(after, width: bounds.width, height: bounds.height, bands: 3).reinterpreted(as: .srgb)
         }
         let groups = groups(faces, in: bounds, scale: scale)
         // Side by side where the compositor draws for someone waiting (`sideBySide`), put in in order.
@@ -131,7 +131,7 @@ public struct FrameStyler: Sendable {
         for (i, part) in parts.withLock({ $0 }).enumerated() {
             out = try out.inserting(try part!.get(), x: groups[i].0.x, y: groups[i].0.y)
         }
-        return try out.reinterpreted(as: "srgb")
+        return try out.reinterpreted(as: .srgb)
     }
 
     /// `after` laid over `before` at `alpha` (0...1).

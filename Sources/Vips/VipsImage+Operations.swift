@@ -84,14 +84,14 @@ extension VipsImage {
 
     public func bandjoin(_ other: VipsImage) throws -> VipsImage { try Self.bandjoin([self, other]) }
 
-    /// Converts the band format ("uchar", "float", ...), clipping to the new range.
-    public func cast(_ format: String) throws -> VipsImage {
-        try VipsCall.image("cast", ["in": .image(self), "format": .nick(format)])
+    /// Converts the band format, clipping to the new range.
+    public func cast(_ format: BandFormat) throws -> VipsImage {
+        try VipsCall.image("cast", ["in": .image(self), "format": .nick(format.rawValue)])
     }
 
-    /// Converts to an interpretation ("srgb", "b-w", "lab", "hsv", ...).
-    public func colourspace(_ space: String) throws -> VipsImage {
-        try VipsCall.image("colourspace", ["in": .image(self), "space": .nick(space)])
+    /// Converts to an interpretation (colour space).
+    public func colourspace(_ space: Interpretation) throws -> VipsImage {
+        try VipsCall.image("colourspace", ["in": .image(self), "space": .nick(space.rawValue)])
     }
 
     /// Converts through the embedded ICC profile to sRGB.
@@ -102,8 +102,8 @@ extension VipsImage {
     }
 
     /// Sets the interpretation without touching pixels.
-    public func reinterpreted(as space: String) throws -> VipsImage {
-        try VipsCall.image("copy", ["in": .image(self), "interpretation": .nick(space)])
+    public func reinterpreted(as space: Interpretation) throws -> VipsImage {
+        try VipsCall.image("copy", ["in": .image(self), "interpretation": .nick(space.rawValue)])
     }
 
     /// Composites this image over a solid background, removing alpha.
@@ -234,7 +234,7 @@ extension VipsImage {
 
     /// Pixel counts per value, one array per band (256 entries for 8-bit images).
     public func histogram() throws -> [[Int]] {
-        let hist = try VipsCall.image("hist_find", ["in": .image(self)]).cast("uint")
+        let hist = try VipsCall.image("hist_find", ["in": .image(self)]).cast(.uint)
         let bytes = try hist.pixels()
         let bands = hist.bands
         var counts = Array(repeating: [Int](), count: bands)

@@ -22,17 +22,17 @@ public final class VipsImage: @unchecked Sendable {
     public var hasAlpha: Bool { vips_image_hasalpha(pointer) != 0 }
     public var size: (width: Int, height: Int) { (width, height) }
 
-    /// The pixel format nickname: "uchar", "ushort", "float", ...
-    public var format: String {
-        String(cString: vips_enum_nick(vips_band_format_get_type(), Int32(vips_image_get_format(pointer).rawValue)))
+    /// The sample format of the bands (nil for libvips' "notset").
+    public var format: BandFormat? {
+        BandFormat(rawValue: String(cString: vips_enum_nick(vips_band_format_get_type(), Int32(vips_image_get_format(pointer).rawValue))))
     }
 
-    /// Bytes in one sample of one band: 1 for "uchar", 2 for "ushort", 8 for "double", ...
+    /// Bytes in one sample of one band: 1 for `.uchar`, 2 for `.ushort`, 8 for `.double`, ...
     public var bytesPerSample: Int { Int(vips_format_sizeof(vips_image_get_format(pointer))) }
 
-    /// The interpretation nickname: "srgb", "b-w", "cmyk", "rgb16", ...
-    public var interpretation: String {
-        String(cString: vips_enum_nick(vips_interpretation_get_type(), Int32(vips_image_get_interpretation(pointer).rawValue)))
+    /// How the bands are read (nil for libvips' "error").
+    public var interpretation: Interpretation? {
+        Interpretation(rawValue: String(cString: vips_enum_nick(vips_interpretation_get_type(), Int32(vips_image_get_interpretation(pointer).rawValue))))
     }
 
     /// The name of the loader that produced this image ("jpegload"), if it came from a file.
@@ -145,7 +145,7 @@ extension VipsImage {
     /// A constant image: every pixel equals `pixel` (one value per band), 8-bit.
     public static func solid(width: Int, height: Int, pixel: [Double]) throws -> VipsImage {
         let black = try VipsCall.image("black", ["width": .int(width), "height": .int(height), "bands": .int(pixel.count)])
-        return try black.linear([1], pixel).cast("uchar")
+        return try black.linear([1], pixel).cast(.uchar)
     }
 }
 

@@ -266,7 +266,7 @@ final class LiveSession: @unchecked Sendable {
             let tile = try VipsImage.solid(width: x1 - x0, height: y1 - y0, pixel: [max(0, min(255, (opacity * 255).rounded()))])
             mask = try mask.inserting(tile, x: x0, y: y0)
         }
-        return try mask.cast("uchar").ifThenElse(drawn, original, blend: true).cast("uchar")
+        return try mask.cast(.uchar).ifThenElse(drawn, original, blend: true).cast(.uchar)
     }
 
     /// Capture guidance, as a skin-tone capture app prompts its user: the face report's checks

@@ -6,7 +6,7 @@ import Vips
 @Suite struct ContrastMapTests {
     @Test func aSmoothBackdropHasNoDetail() throws {
         let backdrop = try VipsImage.gaussianNoise(width: 800, height: 600, mean: 150, sigma: 1.5, seed: 3)
-        let pixels = try RGBPixels(VipsImage.bandjoin([backdrop, backdrop, backdrop]).cast("uchar"))
+        let pixels = try RGBPixels(VipsImage.bandjoin([backdrop, backdrop, backdrop]).cast(.uchar))
         #expect(ContrastMap(pixels, cell: 16).detailedRegions(minimumContrast: 0.05, margin: 0, width: 800, height: 600).isEmpty)
     }
 

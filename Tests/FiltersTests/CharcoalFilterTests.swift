@@ -5,7 +5,7 @@ import Vips
 @Suite struct CharcoalFilterTests {
     /// Standard deviation of the first band over 8×8 windows, averaged: texture, not tone.
     static func localDeviation(_ image: VipsImage) throws -> Double {
-        let band = try image.extractBands(0).cast("float")
+        let band = try image.extractBands(0).cast(.float)
         let mean = try band.softened(sigma: 3)
         return try band.subtract(mean).multiply(band.subtract(mean)).softened(sigma: 3).math2("pow", constant: [0.5]).average()
     }
@@ -31,7 +31,7 @@ import Vips
 
     @Test func aRealFaceHasTheFullTonalRange() throws {
         let out = try FilterBench.render("charcoal", FilterBench.faceCrop())
-        #expect(out.bands == 3 && out.format == "uchar")
+        #expect(out.bands == 3 && out.format == .uchar)
         let black = try FilterBench.fractionBelow(30, in: out), light = 1 - (try FilterBench.fractionBelow(200, in: out))
         let between = 1 - black - light - (try FilterBench.fractionBelow(60, in: out) - black)
         #expect(black > 0.1 && light > 0.06, "black \(black), light \(light)")

@@ -15,7 +15,7 @@ import Vips
         let grey = try VipsImage.solid(width: 20, height: 20, pixel: [128, 128, 128])
         let shadow = try VipsImage.solid(width: 20, height: 20, pixel: [12, 40, 18])
         shot = try green.inserting(skin, x: 40, y: 40).inserting(grey, x: 5, y: 5).inserting(shadow, x: 95, y: 95)
-            .reinterpreted(as: "srgb")
+            .reinterpreted(as: .srgb)
     }
 
     func pixel(_ image: VipsImage, _ x: Int, _ y: Int) throws -> [UInt8] {
@@ -29,7 +29,7 @@ import Vips
         #expect(try pixel(out, 10, 10) == [128, 128, 128])           // grey kept
         #expect(try pixel(out, 100, 100) == [12, 40, 18])            // too dark to key, kept
         // Exactly the green pixels changed: 120² minus the three squares.
-        let changed = try out.cast("float").subtract(shot.cast("float")).absolute().bandMean()
+        let changed = try out.cast(.float).subtract(shot.cast(.float)).absolute().bandMean()
             .relational("more", constant: [0]).average() / 255 * 120 * 120
         #expect(Int(changed.rounded()) == 120 * 120 - 40 * 40 - 20 * 20 - 20 * 20)
     }
@@ -87,7 +87,7 @@ import Vips
     }
 
     @Test func pickTakesTheHueOfThatPixel() throws {
-        let blueScreen = try VipsImage.solid(width: 60, height: 40, pixel: [30, 60, 200]).reinterpreted(as: "srgb")
+        let blueScreen = try VipsImage.solid(width: 60, height: 40, pixel: [30, 60, 200]).reinterpreted(as: .srgb)
         let picked = try filter.resolvingPick(settings(["pick": "10,10"]), in: blueScreen)
         #expect(abs(picked.number("hue") - ChromaKeyFilter.hue(red: 30, green: 60, blue: 200)) < 0.1)
         #expect(picked.point("pick") == nil)

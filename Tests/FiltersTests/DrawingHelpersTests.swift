@@ -27,7 +27,7 @@ import Vips
 
     @Test func gradientMagnitudeOfARampIsItsSlope() throws {
         let slope = 0.01
-        let diagonal = try VipsImage.coordinates(width: 64, height: 64).cast("float")
+        let diagonal = try VipsImage.coordinates(width: 64, height: 64).cast(.float)
             .linear([slope * 0.6, slope * 0.8], [0, 0]).bandMean().linear(2, 0) // 0.006 x + 0.008 y
         let inner = try diagonal.gradientMagnitude().crop(x: 2, y: 2, width: 60, height: 60)
         #expect(abs(try inner.average() - slope) < 1e-6)
@@ -36,7 +36,7 @@ import Vips
 
     @Test func greyRGBIsThreeEqualEightBitBands() throws {
         let grey = try ramp(span: 1, offset: 0).unitToGreyRGB()
-        #expect(grey.bands == 3 && grey.format == "uchar" && grey.interpretation == "srgb")
+        #expect(grey.bands == 3 && grey.format == .uchar && grey.interpretation == .srgb)
         let red = try grey.extractBands(0), blue = try grey.extractBands(2)
         #expect(try red.minimum() == 0 && red.maximum() == 255)
         #expect(try PixelStats.maxAbsoluteDifference(red, blue) == 0)
@@ -45,13 +45,13 @@ import Vips
     }
 
     @Test func eightBitSofteningStaysCloseToTheFloatBlur() throws {
-        let photo = try FilterBench.faceCrop().colourspace("b-w").extractBands(0)
+        let photo = try FilterBench.faceCrop().colourspace(.bw).extractBands(0)
         let fast = try photo.softened(sigma: 4, eightBit: true)
         let exact = try photo.softened(sigma: 4)
-        #expect(fast.format == "uchar" && exact.format == "float")
+        #expect(fast.format == .uchar && exact.format == .float)
         // libvips' integer kernel rounds its weights: within 2 levels, a quarter level on average.
         #expect(try PixelStats.maxAbsoluteDifference(fast, exact) <= 2)
-        #expect(try fast.cast("float").subtract(exact).absolute().average() < 0.5)
+        #expect(try fast.cast(.float).subtract(exact).absolute().average() < 0.5)
     }
 
     @Test(arguments: [0.5, 1.0, 2.0, 3.0])
@@ -78,7 +78,7 @@ import Vips
     @Test func toneMatchLiftsTheLightsTowardsPaperAndKeepsTheDarks() throws {
         // A drawing of flat mid grey placed in photos of three lightnesses: it takes a dark
         // photo's lightness as it is, and a light one's lifted towards white (paper shows).
-        func lightness(_ image: VipsImage) throws -> Double { try image.colourspace("lab").extractBands(0).average() }
+        func lightness(_ image: VipsImage) throws -> Double { try image.colourspace(.lab).extractBands(0).average() }
         let drawing = try FilterBench.flat(128, size: 64)
         for level in [40.0, 120, 200] {
             let photo = try FilterBench.flat(level, size: 64)
@@ -93,7 +93,7 @@ import Vips
             }
         }
         // A coloured drawing (a cartoon's bands) keeps the light photo's lightness: no paper to lift.
-        let coloured = try VipsImage.solid(width: 64, height: 64, pixel: [200, 160, 130]).reinterpreted(as: "srgb")
+        let coloured = try VipsImage.solid(width: 64, height: 64, pixel: [200, 160, 130]).reinterpreted(as: .srgb)
         let light = try FilterBench.flat(200, size: 64)
         let matched = try lightness(ToneMatch.apply(coloured, like: light, reach: 8)), target = try lightness(light)
         #expect(abs(matched - target) < 1.5, "coloured: \(matched) vs \(target)")

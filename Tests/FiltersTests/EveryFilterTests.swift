@@ -12,7 +12,7 @@ import Vips
         let crop = try FilterBench.faceCrop()
         let first = try FilterBench.render(id, crop)
         #expect(first.width == crop.width && first.height == crop.height)
-        #expect(first.bands == 3 && first.format == "uchar" && first.interpretation == "srgb")
+        #expect(first.bands == 3 && first.format == .uchar && first.interpretation == .srgb)
         #expect(try first.pixels() == FilterBench.render(id, crop).pixels())
     }
 

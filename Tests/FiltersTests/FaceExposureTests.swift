@@ -10,7 +10,7 @@ import Vips
     let face = FaceRegion(x: 75, y: 95, width: 130, height: 160)
 
     static func darkened(_ image: VipsImage, by factor: Double) throws -> VipsImage {
-        try image.colourspace("scrgb").linear(factor, 0).colourspace("srgb").cast("uchar").reinterpreted(as: "srgb")
+        try image.colourspace(.scrgb).linear(factor, 0).colourspace(.srgb).cast(.uchar).reinterpreted(as: .srgb)
     }
 
     @Test func aNormallyLitFaceIsLeftAlone() throws {
@@ -30,8 +30,8 @@ import Vips
             let faceOf = { (image: VipsImage) in
                 try image.crop(x: Int(face.x), y: Int(face.y), width: Int(face.width), height: Int(face.height))
             }
-            let spread = try faceOf(restored).colourspace("b-w").extractBands(0).deviation()
-            let lit = try faceOf(crop).colourspace("b-w").extractBands(0).deviation()
+            let spread = try faceOf(restored).colourspace(.bw).extractBands(0).deviation()
+            let lit = try faceOf(crop).colourspace(.bw).extractBands(0).deviation()
             #expect(spread > 0.7 * lit, "\(factor): deviation \(spread) against \(lit) lit")
         }
     }

@@ -11,7 +11,7 @@ enum FilterBench {
 
     /// A flat 3-band 8-bit image of one grey level.
     static func flat(_ level: Double, size: Int = 96) throws -> VipsImage {
-        try VipsImage.solid(width: size, height: size, pixel: [level, level, level]).reinterpreted(as: "srgb")
+        try VipsImage.solid(width: size, height: size, pixel: [level, level, level]).reinterpreted(as: .srgb)
     }
 
     static func render(_ id: String, _ crop: VipsImage, _ values: [String: String] = [:],
@@ -34,7 +34,7 @@ enum FilterBench {
     /// Mean absolute Laplacian of the grey image: how much fine detail (high frequency) there is.
     static func highFrequencyEnergy(_ image: VipsImage) throws -> Double {
         let laplacian = try VipsImage.matrix([[0, -1, 0], [-1, 4, -1], [0, -1, 0]])
-        return try image.colourspace("b-w").extractBands(0).cast("float").convolve(laplacian).absolute().average()
+        return try image.colourspace(.bw).extractBands(0).cast(.float).convolve(laplacian).absolute().average()
     }
 
     /// How many of the 16×16×16 RGB histogram bins are used: a count of distinct colours.

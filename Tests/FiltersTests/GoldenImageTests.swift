@@ -15,9 +15,9 @@ import Vips
 
     static func statistics(_ id: String) throws -> [Double] {
         let out = try FilterBench.render(id, FilterBench.faceCrop())
-        let grey = try out.colourspace("b-w").extractBands(0)
+        let grey = try out.colourspace(.bw).extractBands(0)
         let thumb = try grey.resize(scale: Double(side) / Double(grey.width), verticalScale: Double(side) / Double(grey.height), kernel: "linear")
-            .crop(x: 0, y: 0, width: side, height: side).cast("uchar").pixels().map(Double.init)
+            .crop(x: 0, y: 0, width: side, height: side).cast(.uchar).pixels().map(Double.init)
         return [try grey.average(), try grey.deviation(), try FilterBench.highFrequencyEnergy(out)] + thumb
     }
 

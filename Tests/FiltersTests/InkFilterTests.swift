@@ -12,7 +12,7 @@ import Vips
     static func lightAndShadow(light: Double = 235, shadow: Double) throws -> VipsImage {
         let left = try VipsImage.coordinates(width: 128, height: 128).extractBands(0).relational("less", constant: [64])
         let fill = { (level: Double) in try VipsImage.solid(width: 128, height: 128, pixel: [level, level, level]) }
-        return try left.ifThenElse(fill(light), fill(shadow)).cast("uchar").reinterpreted(as: "srgb")
+        return try left.ifThenElse(fill(light), fill(shadow)).cast(.uchar).reinterpreted(as: .srgb)
     }
 
     static func render(_ crop: VipsImage, _ values: [String: String] = [:], faceSize: Double = 180, seed: Int = 7,

@@ -30,7 +30,7 @@ import Vips
     @Test func builtInStickersAreShapesOnTransparentGround() throws {
         for feature in FacialFeature.allCases {
             let art = try StickerLibrary.sticker(for: feature)
-            #expect(art.bands == 4 && art.format == "uchar", "\(feature)")
+            #expect(art.bands == 4 && art.format == .uchar, "\(feature)")
             let alpha = try art.extractBands(3)
             // Corners transparent; a real, solid shape in between.
             #expect(try alpha.crop(x: 0, y: 0, width: 4, height: 4).maximum() == 0, "\(feature)")
@@ -51,7 +51,7 @@ import Vips
 
     @Test func stickersLandOnTheirFeaturesAndNowhereElse() throws {
         let out = try render(["features": "eyes,nose"])
-        #expect(out.width == crop.width && out.height == crop.height && out.bands == 3 && out.format == "uchar")
+        #expect(out.width == crop.width && out.height == crop.height && out.bands == 3 && out.format == .uchar)
         for eye in face.landmarks[0...1] {
             #expect(try change(out, at: eye, radius: 12) > 40, "eye at \(eye)")
         }
@@ -73,7 +73,7 @@ import Vips
     @Test func scaleParametersGrowTheSticker() throws {
         func changedPixels(_ scale: String) throws -> Double {
             let out = try render(["features": "nose", "nose-scale": scale])
-            return try out.cast("float").subtract(crop.cast("float")).absolute().bandMean()
+            return try out.cast(.float).subtract(crop.cast(.float)).absolute().bandMean()
                 .relational("more", constant: [30]).average()
         }
         let small = try changedPixels("1"), large = try changedPixels("2")
@@ -105,7 +105,7 @@ import Vips
     @Test func oversizedStickerFilesAreRefusedUnread() throws {
         let folder = try TestAssets.temporaryFolder("wide-stickers")
         // Float RGB (12 bytes a pixel) saved as TIFF under the sticker's name: not a sticker.
-        try VipsImage.solid(width: 40, height: 40, pixel: [1, 2, 3]).cast("float").save(path: folder + "/nose.tif")
+        try VipsImage.solid(width: 40, height: 40, pixel: [1, 2, 3]).cast(.float).save(path: folder + "/nose.tif")
         try FileManager.default.moveItem(atPath: folder + "/nose.tif", toPath: folder + "/nose.png")
         let error = #expect(throws: FilterError.self) { try render(["features": "nose", "stickers": folder]) }
         #expect(error?.description.contains("nose.png: cannot use this picture (too large to be a sticker (40×40 pixels of 3 32-bit channels;") == true)

@@ -18,7 +18,7 @@ import Vips
     @Test func keepsSizeAndGivesGreyRGB() throws {
         let out = try render()
         #expect(out.width == crop.width && out.height == crop.height)
-        #expect(out.bands == 3 && out.format == "uchar" && out.interpretation == "srgb")
+        #expect(out.bands == 3 && out.format == .uchar && out.interpretation == .srgb)
         let r = try out.extractBands(0), g = try out.extractBands(1)
         #expect(try r.subtract(g).absolute().maximum() == 0)
     }

@@ -32,7 +32,7 @@ import Vips
         let texture = try PencilTexture(width: 300, height: 300, strokeLength: 30, strokeWidth: 1, angle: -55, seed: 2)
         var means: [Double] = []
         for tone in [0.9, 0.6, 0.3] {
-            let flat = try VipsImage.solid(width: 300, height: 300, pixel: [255]).cast("float").linear(tone / 255, 0)
+            let flat = try VipsImage.solid(width: 300, height: 300, pixel: [255]).cast(.float).linear(tone / 255, 0)
             let shaded = try texture.shading(flat)
             let geometric = exp(try shaded.math("log").average())
             #expect(abs(geometric - tone) < 0.02, "tone \(tone): geometric mean \(geometric)")

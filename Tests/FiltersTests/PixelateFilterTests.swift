@@ -32,6 +32,6 @@ import Vips
             #expect(try block.extractBands(band).maximum() == block.extractBands(band).minimum())
             #expect(abs(try block.extractBands(band).average() - source.extractBands(band).average()) < 1)
         }
-        #expect(out.width == crop.width && out.height == crop.height && out.format == "uchar")
+        #expect(out.width == crop.width && out.height == crop.height && out.format == .uchar)
     }
 }

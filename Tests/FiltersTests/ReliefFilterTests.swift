@@ -9,8 +9,8 @@ import Vips
         let offset = try coords.linear([1], [-60])
         let squared = try offset.multiply(offset)
         let r2 = try squared.extractBands(0).add(squared.extractBands(1))
-        let height = try r2.linear(-1.0 / (2 * 25 * 25), 0).math("exp").linear(200, 30).cast("uchar")
-        return try VipsImage.bandjoin([height, height, height]).reinterpreted(as: "srgb")
+        let height = try r2.linear(-1.0 / (2 * 25 * 25), 0).math("exp").linear(200, 30).cast(.uchar)
+        return try VipsImage.bandjoin([height, height, height]).reinterpreted(as: .srgb)
     }
 
     func halves(_ image: VipsImage) throws -> (left: Double, right: Double) {
@@ -27,8 +27,8 @@ import Vips
 
     @Test func differsWithLightDirectionOnAFace() throws {
         let crop = try FilterBench.faceCrop()
-        let a = try FilterBench.render("relief", crop, ["azimuth": "45"]).cast("float")
-        let b = try FilterBench.render("relief", crop, ["azimuth": "225"]).cast("float")
+        let a = try FilterBench.render("relief", crop, ["azimuth": "45"]).cast(.float)
+        let b = try FilterBench.render("relief", crop, ["azimuth": "225"]).cast(.float)
         #expect(try a.subtract(b).absolute().average() > 8)
     }
 
@@ -62,14 +62,14 @@ import Vips
 
     /// The face's fine relief: how far each pixel of the face box lies from its surroundings.
     func localContrast(_ image: VipsImage) throws -> Double {
-        let grey = try image.colourspace("b-w").extractBands(0).cast("float").crop(x: 55, y: 72, width: 182, height: 205)
+        let grey = try image.colourspace(.bw).extractBands(0).cast(.float).crop(x: 55, y: 72, width: 182, height: 205)
         return try grey.subtract(grey.gaussianBlur(sigma: 6)).absolute().average()
     }
 
     @Test func lightingModelsAreTwoLooks() throws {
         let phong = try renderFace(["lighting": "phong"])
         let harmonics = try renderFace(["lighting": "harmonics"])
-        let difference = try phong.cast("float").subtract(harmonics.cast("float")).absolute()
+        let difference = try phong.cast(.float).subtract(harmonics.cast(.float)).absolute()
             .crop(x: 55, y: 72, width: 182, height: 205).average()
         #expect(difference > 25, "mean difference in the face \(difference)")
         // Polished and raking-lit against matte and soft: the face's fine contrast differs by far.

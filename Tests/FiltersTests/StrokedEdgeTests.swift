@@ -11,7 +11,7 @@ import Vips
 
     @Test func fullInsideNothingOutside() throws {
         let mask = try StrokedEdge.mask(from: Self.fade(), strokeLength: 40, seed: 1)
-        #expect(mask.width == 400 && mask.height == 300 && mask.bands == 1 && mask.format == "uchar")
+        #expect(mask.width == 400 && mask.height == 300 && mask.bands == 1 && mask.format == .uchar)
         #expect(try mask.crop(x: 0, y: 0, width: 100, height: 300).minimum() == 255)
         #expect(try mask.crop(x: 300, y: 0, width: 100, height: 300).maximum() == 0)
     }

@@ -46,7 +46,7 @@ import Vips
 
     @Test func aFaceDrawnIntoADrawnBackgroundTakesTheBackgroundsLightnessNotTheDarkPhotos() throws {
         // A dark room (a third of the light), the whole photo drawn in pencil, the face too.
-        let dark = try photo.rgb.linear(1.0 / 3, 0).cast("uchar")
+        let dark = try photo.rgb.linear(1.0 / 3, 0).cast(.uchar)
         let faces = [StyledFace(box: face, style: try .named("pencil"))]
         let drawn = try compositor(background: "pencil").render(dark, faces: faces)
         let background = try compositor(background: "pencil").render(dark, faces: [])

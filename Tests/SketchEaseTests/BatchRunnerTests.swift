@@ -26,7 +26,7 @@ import TestSupport
         #expect(faces == [1, 1, 3])
         for name in ["astronaut.png", "grace_hopper.png", "group.png"] {
             let png = try VipsImage.load(path: out + "/" + name)
-            #expect(png.loader == "pngload" && png.format == "uchar" && png.bands == 3)
+            #expect(png.loader == "pngload" && png.format == .uchar && png.bands == 3)
         }
         #expect(try examples().map { try TestAssets.fingerprint($0.path) } == before)
         // No temporary files left behind; the record of what SketchEase wrote is hidden.

@@ -26,7 +26,7 @@ import Vips
 
     /// The photo as if taken in a dark room: a third of the light, a little more contrast.
     static func darkRoom(_ image: VipsImage) throws -> VipsImage {
-        try image.linear(1.0 / 255, 0).math2("pow", constant: [1.3]).linear(255 * 0.33, 0).cast("uchar").reinterpreted(as: "srgb")
+        try image.linear(1.0 / 255, 0).math2("pow", constant: [1.3]).linear(255 * 0.33, 0).cast(.uchar).reinterpreted(as: .srgb)
     }
 
     @Test(arguments: ["grace_hopper.jpg", "group.jpg", "faces/2008_002506.jpg", "faces/2009_004587.jpg"], ["pencil", "graphite"])

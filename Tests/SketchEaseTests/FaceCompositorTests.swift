@@ -37,8 +37,8 @@ import Vips
             let within = try FaceCompositor().render(photo.rgb, faces: styled)
             let region = try FaceCompositor().regionMask(photo.rgb, faces: styled)
             let outside = try region.relational("equal", constant: [0])
-            let untouched = try outside.ifThenElse(within.cast("float").subtract(photo.rgb.cast("float")).absolute(),
-                                                   VipsImage.solid(width: photo.width, height: photo.height, pixel: [0, 0, 0]).cast("float"))
+            let untouched = try outside.ifThenElse(within.cast(.float).subtract(photo.rgb.cast(.float)).absolute(),
+                                                   VipsImage.solid(width: photo.width, height: photo.height, pixel: [0, 0, 0]).cast(.float))
             #expect(try untouched.maximum() == 0, "\(style) changed pixels outside its region")
             let apart = try PixelStats.meanAbsoluteDifference(within, whole, x: 200, y: 160, width: 130, height: 160)
             print("\(style): within its region and over the whole reach, \(apart) levels apart over the face")

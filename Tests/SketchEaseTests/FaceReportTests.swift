@@ -74,7 +74,7 @@ import TestSupport
         // Everything right of the nose at 30 % brightness (about 1.7 stops darker).
         let rightSide = try VipsImage.coordinates(width: photo.width, height: photo.height).extractBands(0)
             .relational("more", constant: [frame.nose.x])
-        let darkened = try rightSide.ifThenElse(photo.rgb.linear(0.3, 0).cast("uchar"), photo.rgb)
+        let darkened = try rightSide.ifThenElse(photo.rgb.linear(0.3, 0).cast(.uchar), photo.rgb)
         let assessed = try FaceReport.analyse(photo: try Photo(image: darkened), faces: faces)[0]
         let warning = try #require(assessed.warnings.first { $0.kind == .unevenLighting }, "\(assessed.summaryLines)")
         #expect(warning.value > 1.2 && warning.threshold == 1)
@@ -87,7 +87,7 @@ import TestSupport
 
     @Test func blurredCopyIsBlurred() throws {
         let photo = try Photo.load(path: TestAssets.graceHopper)
-        let blurred = try photo.rgb.gaussianBlur(sigma: 2.5).cast("uchar")
+        let blurred = try photo.rgb.gaussianBlur(sigma: 2.5).cast(.uchar)
         let face = try #require(try assess(blurred).first)
         let warning = try #require(face.warnings.first { $0.kind == .blurred }, "\(face.summaryLines)")
         #expect(warning.value < 100)
@@ -98,7 +98,7 @@ import TestSupport
 
     @Test func tiltedHeadIsRotated() throws {
         let photo = try Photo.load(path: TestAssets.graceHopper)
-        let tilted = try photo.rgb.rotated(degrees: 30, background: [255, 255, 255]).cast("uchar")
+        let tilted = try photo.rgb.rotated(degrees: 30, background: [255, 255, 255]).cast(.uchar)
         let face = try #require(try assess(tilted).first)
         let warning = try #require(face.warnings.first { $0.kind == .rotated }, "\(face.summaryLines)")
         // Grace Hopper's head is already tilted about 5° anticlockwise, so about 25°; CenterFace's
@@ -112,8 +112,8 @@ import TestSupport
         // A synthetic "face": a flat skin colour with mild sensor-like noise, landmarks placed by hand.
         let colour: (r: Double, g: Double, b: Double) = (198, 134, 103)
         let noise = try VipsImage.gaussianNoise(width: 400, height: 400, mean: 0, sigma: 4, seed: 3)
-        let skin = try VipsImage.bandjoin([noise, noise, noise]).linear([1, 1, 1], [colour.r, colour.g, colour.b]).cast("uchar")
-        let photo = try Photo(image: skin.reinterpreted(as: "srgb"))
+        let skin = try VipsImage.bandjoin([noise, noise, noise]).linear([1, 1, 1], [colour.r, colour.g, colour.b]).cast(.uchar)
+        let photo = try Photo(image: skin.reinterpreted(as: .srgb))
         let face = DetectedFace(box: FaceBox(x: 100, y: 80, width: 200, height: 240), score: 1, landmarks: [
             Point(x: 152, y: 164), Point(x: 248, y: 164), Point(x: 200, y: 210), Point(x: 162, y: 250), Point(x: 238, y: 250),
         ])

@@ -51,7 +51,7 @@ import Vips
         let transformed = try astronaut.iccToSRGB()
         #expect(try PixelStats.maxAbsoluteDifference(photo.rgb, transformed) <= 1)
         // A P3 photo still goes through its profile: its pixels change on the way to sRGB.
-        let p3 = try astronaut.iccExport(profile: "p3").cast("uchar")
+        let p3 = try astronaut.iccExport(profile: "p3").cast(.uchar)
         #expect(!Photo.isPlainSRGB(p3))
         #expect(try PixelStats.maxAbsoluteDifference(Photo(image: p3).rgb, p3) > 5)
         #expect(try PixelStats.meanAbsoluteDifference(Photo(image: p3).rgb, transformed, x: 0, y: 0, width: 512, height: 512) < 2)

@@ -65,7 +65,7 @@ import TestSupport
         let detector = try OpenCVFaceDetector.centerFace(modelPath: TestAssets.model)
         let stickers = try Self.barStickers()
         let photo = try Photo.load(path: TestAssets.graceHopper)
-        let rotatedImage = try photo.rgb.rotated(degrees: 15, background: [255, 255, 255]).cast("uchar")
+        let rotatedImage = try photo.rgb.rotated(degrees: 15, background: [255, 255, 255]).cast(.uchar)
         let upright = try renderEyes(photo.rgb, detector: detector, stickers: stickers)
         let turned = try renderEyes(rotatedImage, detector: detector, stickers: stickers)
 

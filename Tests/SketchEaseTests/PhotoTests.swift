@@ -8,7 +8,7 @@ import TestSupport
     @Test func loadsUprightEightBitSRGB() throws {
         let photo = try Photo.load(path: TestAssets.graceHopper)
         #expect(photo.width == 512 && photo.height == 600)
-        #expect(photo.rgb.bands == 3 && photo.rgb.format == "uchar" && photo.rgb.interpretation == "srgb")
+        #expect(photo.rgb.bands == 3 && photo.rgb.format == .uchar && photo.rgb.interpretation == .srgb)
         #expect(photo.alpha == nil)
     }
 
@@ -24,11 +24,11 @@ import TestSupport
     }
 
     @Test func greyscaleSixteenBitAndAlphaBecomeEightBitRGB() throws {
-        let grey = try VipsImage.load(path: TestAssets.astronaut).colourspace("b-w")
+        let grey = try VipsImage.load(path: TestAssets.astronaut).colourspace(.bw)
         #expect(try Photo(image: grey).rgb.bands == 3)
-        let wide = try VipsImage.load(path: TestAssets.astronaut).colourspace("rgb16")
+        let wide = try VipsImage.load(path: TestAssets.astronaut).colourspace(.rgb16)
         let fromWide = try Photo(image: wide)
-        #expect(fromWide.rgb.format == "uchar" && fromWide.rgb.bands == 3)
+        #expect(fromWide.rgb.format == .uchar && fromWide.rgb.bands == 3)
         let withAlpha = try VipsImage.load(path: TestAssets.astronaut).bandjoin(try VipsImage.solid(width: 512, height: 512, pixel: [200]))
         let photo = try Photo(image: withAlpha)
         #expect(photo.rgb.bands == 3)
@@ -96,14 +96,14 @@ import TestSupport
         let folder = try TestAssets.temporaryFolder("decode-limit")
         // 64 × 64 pixels of six 32-bit float channels: 96 KB decoded, 8 bytes a pixel allowed.
         let wide = folder + "/wide.tif"
-        try VipsImage.solid(width: 64, height: 64, pixel: [1, 2, 3, 4, 5, 6]).cast("float").save(path: wide)
+        try VipsImage.solid(width: 64, height: 64, pixel: [1, 2, 3, 4, 5, 6]).cast(.float).save(path: wide)
         let error = #expect(throws: PhotoError.self) { try Photo.load(path: wide, pixelLimit: 10_000) }
         #expect(error?.reason == .tooMuchData(channels: 6, bytesPerSample: 4, bytes: 64 * 64 * 24, limit: 80_000))
         #expect(error?.description == "\(wide): image too large to decode (6 channels of 32-bit samples: 98 KB, limit 80 KB; see --max-pixels)")
         // Four 16-bit channels fill the allowance exactly and load; no limit means no check.
         let rgba16 = folder + "/rgba16.png"
-        try VipsImage.solid(width: 100, height: 100, pixel: [9000, 20000, 30000, 65535]).cast("ushort")
-            .reinterpreted(as: "rgb16").save(path: rgba16)
+        try VipsImage.solid(width: 100, height: 100, pixel: [9000, 20000, 30000, 65535]).cast(.ushort)
+            .reinterpreted(as: .rgb16).save(path: rgba16)
         #expect(try Photo.load(path: rgba16, pixelLimit: 10_000).rgb.bands == 3)
         #expect(try Photo.load(path: wide, pixelLimit: 0).rgb.bands == 3)
     }

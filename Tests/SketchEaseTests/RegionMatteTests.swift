@@ -17,11 +17,11 @@ import Vips
             let r = try o.multiply(o)
             return try r.extractBands(0).add(r.extractBands(1)).relational("less", constant: [1])
         }
-        let backdrop = try base ?? VipsImage.solid(width: 400, height: 400, pixel: [196, 208, 222]).reinterpreted(as: "srgb")
+        let backdrop = try base ?? VipsImage.solid(width: 400, height: 400, pixel: [196, 208, 222]).reinterpreted(as: .srgb)
         let hair = try VipsImage.solid(width: 400, height: 400, pixel: [62, 44, 30])
         let skin = try VipsImage.solid(width: 400, height: 400, pixel: [222, 178, 150])
         let withHair = try inside(centreX, 185, 82, 105).ifThenElse(hair, backdrop)
-        return try inside(centreX, 215, 62, 80).ifThenElse(skin, withHair).reinterpreted(as: "srgb")
+        return try inside(centreX, 215, 62, 80).ifThenElse(skin, withHair).reinterpreted(as: .srgb)
     }
 
     static func face(centreX: Double = 200) -> StyledFace {
@@ -66,7 +66,7 @@ import Vips
         for id in FilterRegistry.standard.ids where id != "mask" {
             let styled = StyledFace(box: face.box, style: try .named(id), landmarks: face.landmarks)
             let out = try compositor.render(photo.rgb, faces: [styled])
-            let changed = try out.cast("float").subtract(photo.rgb.cast("float")).absolute().bandMean()
+            let changed = try out.cast(.float).subtract(photo.rgb.cast(.float)).absolute().bandMean()
                 .relational("more", constant: [0]).boolean("and", outside)
             #expect(try changed.maximum() == 0, "\(id) drew outside its region")
         }

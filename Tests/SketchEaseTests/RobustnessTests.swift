@@ -52,11 +52,11 @@ import TestSupport
         try source.iccExport(profile: "cmyk").save(path: cmyk)
         try source.iccExport(profile: "cmyk").removingFields(["icc-profile-data"]).save(path: cmykBare)
         try source.iccExport(profile: "p3").save(path: p3)
-        try source.colourspace("rgb16").save(path: wide)
-        try source.colourspace("b-w").save(path: grey)
+        try source.colourspace(.rgb16).save(path: wide)
+        try source.colourspace(.bw).save(path: grey)
         try source.bandjoin(try VipsImage.solid(width: 512, height: 600, pixel: [255])).save(path: alpha)
-        #expect(try VipsImage.load(path: cmyk).interpretation == "cmyk")
-        #expect(try VipsImage.load(path: wide).format == "ushort")
+        #expect(try VipsImage.load(path: cmyk).interpretation == .cmyk)
+        #expect(try VipsImage.load(path: wide).format == .ushort)
         let inputs = [cmyk, cmykBare, p3, wide, grey, alpha]
         let report = try batch(inputs, out: out)
         #expect(report.succeeded, "\(report.failures)")
@@ -66,13 +66,13 @@ import TestSupport
         }
         for name in ["cmyk", "cmyk-no-profile", "p3", "sixteen", "grey"] {
             let png = try VipsImage.load(path: out + "/\(name).png")
-            #expect(png.format == "uchar" && png.bands == 3 && png.interpretation == "srgb", "\(name)")
+            #expect(png.format == .uchar && png.bands == 3 && png.interpretation == .srgb, "\(name)")
             // Far from the face the colours match the sRGB original closely.
-            let diff = try PixelStats.meanAbsoluteDifference(png.colourspace("b-w"), source.colourspace("b-w"), x: 0, y: 0, width: 100, height: 100)
+            let diff = try PixelStats.meanAbsoluteDifference(png.colourspace(.bw), source.colourspace(.bw), x: 0, y: 0, width: 100, height: 100)
             #expect(diff < 12, "\(name): mean difference \(diff)")
         }
         let withAlpha = try VipsImage.load(path: out + "/alpha.png")
-        #expect(withAlpha.bands == 4 && withAlpha.format == "uchar")
+        #expect(withAlpha.bands == 4 && withAlpha.format == .uchar)
     }
 
     @Test(arguments: 1...8)

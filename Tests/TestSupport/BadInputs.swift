@@ -126,7 +126,7 @@ extension BadInputs {
     /// Three frames stacked as an animated GIF or WebP (frame k is brightened by 40·k).
     public static func animated(in folder: String, suffix: String = "gif") throws -> String {
         let frame = try VipsImage.load(path: TestAssets.graceHopper).crop(x: 100, y: 80, width: 320, height: 360)
-        let frames = try (0..<3).map { k in try frame.linear(1, Double(40 * k)).cast("uchar") }
+        let frames = try (0..<3).map { k in try frame.linear(1, Double(40 * k)).cast(.uchar) }
         let strip = try VipsCall.image("arrayjoin", ["in": .images(frames), "across": 1])
             .settingInt("page-height", 360)
         let path = folder + "/animated." + suffix

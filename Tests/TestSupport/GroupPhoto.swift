@@ -58,7 +58,7 @@ public struct GroupPhoto {
                 if mirrored { placed = try placed.flipped("horizontal") }
                 if darkness > 0 {
                     placed = try placed.linear(1 / 255, 0).math2("pow", constant: [1 + 1.2 * darkness])
-                        .linear(255 * (1 - 0.4 * darkness), 0).cast("uchar")
+                        .linear(255 * (1 - 0.4 * darkness), 0).cast(.uchar)
                 }
                 let x = column * cellWidth + Int(random.next() % UInt64(max(1, cellWidth - placed.width)))
                 let y = row * cellHeight + Int(random.next() % UInt64(max(1, cellHeight - placed.height)))
@@ -129,7 +129,7 @@ public struct GroupPhoto {
         case .studio:
             let noise = try perlin(400, seed)
             return try VipsImage.bandjoin([noise.linear(60, 150), noise.linear(55, 140), noise.linear(50, 125)])
-                .cast("uchar").reinterpreted(as: "srgb")
+                .cast(.uchar).reinterpreted(as: .srgb)
         case .grass:
             // Octaves from 512 px down to 4 px, each 0.85 of the one before: detail at every scale.
             var sum = try perlin(512, seed)
@@ -140,7 +140,7 @@ public struct GroupPhoto {
             }
             let shade = try sum.linear(45, 110)
             return try VipsImage.bandjoin([shade.linear(0.7, 0), shade.linear(1.0, 15), shade.linear(0.55, 0)])
-                .cast("uchar").reinterpreted(as: "srgb")
+                .cast(.uchar).reinterpreted(as: .srgb)
         }
     }
 

@@ -46,13 +46,13 @@ public enum PixelStats {
     /// Mean absolute difference per channel between two same-sized 8-bit images over a region.
     public static func meanAbsoluteDifference(_ a: VipsImage, _ b: VipsImage,
                                               x: Int, y: Int, width: Int, height: Int) throws -> Double {
-        let pa = try a.crop(x: x, y: y, width: width, height: height).cast("float")
-        let pb = try b.crop(x: x, y: y, width: width, height: height).cast("float")
+        let pa = try a.crop(x: x, y: y, width: width, height: height).cast(.float)
+        let pb = try b.crop(x: x, y: y, width: width, height: height).cast(.float)
         return try pa.subtract(pb).absolute().average()
     }
 
     /// The largest absolute difference of any channel of any pixel between two same-sized images.
     public static func maxAbsoluteDifference(_ a: VipsImage, _ b: VipsImage) throws -> Double {
-        try a.cast("float").subtract(b.cast("float")).absolute().maximum()
+        try a.cast(.float).subtract(b.cast(.float)).absolute().maximum()
     }
 }

@@ -220,7 +220,7 @@ public struct SyntheticClip: Sendable {
         let coords = try VipsImage.coordinates(width: width, height: height)
         let ramp = try coords.extractBands(0).linear(0.04 * 360 / Double(height), 0)
             .add(coords.extractBands(1).linear(0.05 * 360 / Double(height), 0))
-        var canvas = try VipsImage.bandjoin([ramp.linear(1, 150), ramp.linear(1, 140), ramp.linear(1, 128)]).cast("uchar")
+        var canvas = try VipsImage.bandjoin([ramp.linear(1, 150), ramp.linear(1, 140), ramp.linear(1, 128)]).cast(.uchar)
         for s in sprites.indices {
             guard let p = placement(s, at: t) else { continue }
             // Resized to whole pixels, then shifted by the sub-pixel rest of its position
@@ -233,7 +233,7 @@ public struct SyntheticClip: Sendable {
                 "odx": .double(p.rect.x), "ody": .double(p.rect.y),
                 "oarea": .ints([0, 0, width, height]), "extend": .nick("background"), "background": .doubles([0]),
             ])
-            canvas = try placed.extractBands(3).ifThenElse(placed.extractBands(0, count: 3), canvas, blend: true).cast("uchar")
+            canvas = try placed.extractBands(3).ifThenElse(placed.extractBands(0, count: 3), canvas, blend: true).cast(.uchar)
         }
         return try canvas.crop(x: 0, y: 0, width: width, height: height).inMemory()
     }

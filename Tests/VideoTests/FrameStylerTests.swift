@@ -16,7 +16,7 @@ import Video
                               "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", clip])
         let frame = try #require(try ClipRendererTests.frames(clip).first)
         let picture = try VipsImage.fromPixels(frame.rgb(x: 0, y: 0, width: frame.width, height: frame.height),
-                                               width: frame.width, height: frame.height, bands: 3).reinterpreted(as: "srgb")
+                                               width: frame.width, height: frame.height, bands: 3).reinterpreted(as: .srgb)
         let face = TrackedFace(id: 1, box: FaceBox(x: 175, y: 132, width: 182, height: 205), opacity: opacity)
         return (frame, picture, [FrameStyler.Face(face, style: try .named("pencil"))])
     }

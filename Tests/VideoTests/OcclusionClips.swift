@@ -29,7 +29,7 @@ enum OcclusionClips {
         // The occluder: a solid dark bar, taller than the frame.
         let barPath = folder + "/bar.png"
         let barWidth = 220.0, barHeight = 760.0
-        try VipsImage.solid(width: Int(barWidth), height: Int(barHeight), pixel: [34, 32, 38]).cast("uchar").savePNG(path: barPath)
+        try VipsImage.solid(width: Int(barWidth), height: Int(barHeight), pixel: [34, 32, 38]).cast(.uchar).savePNG(path: barPath)
         let hopperCrop = TruthBox(x: 110, y: 70, width: 310, height: 330)
         let astronautCrop = TruthBox(x: 120, y: 10, width: 210, height: 240)
         let T = 5.0, speed = 120.0 * k

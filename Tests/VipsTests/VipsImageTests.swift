@@ -9,7 +9,7 @@ import TestSupport
         #expect(image.width == 512)
         #expect(image.height == 512)
         #expect(image.bands == 3)
-        #expect(image.format == "uchar")
+        #expect(image.format == .uchar)
         #expect(image.loader == "pngload")
     }
 
@@ -43,16 +43,27 @@ import TestSupport
     @Test func operationsReturnNewImagesAndLeaveTheirInputAlone() throws {
         let bytes = [UInt8](repeating: 100, count: 16)
         let image = try VipsImage.fromPixels(bytes, width: 4, height: 4, bands: 1)
-        let brighter = try image.linear(1, 50).cast("uchar")
+        let brighter = try image.linear(1, 50).cast(.uchar)
         #expect(try brighter.pixels() == [UInt8](repeating: 150, count: 16))
         #expect(try image.pixels() == bytes)
     }
 
     @Test func enumArgumentsTakeNicknames() throws {
         let image = try VipsImage.load(path: TestAssets.astronaut)
-        let grey = try image.colourspace("b-w")
-        #expect(grey.interpretation == "b-w")
-        #expect(throws: VipsError.self) { try image.colourspace("not-a-space") }
+        let grey = try image.colourspace(.bw)
+        #expect(grey.interpretation == .bw)
+    }
+
+    /// Every interpretation and band format is named as libvips names it: each set on an image
+    /// reads back as itself.
+    @Test func interpretationsAndFormatsAreLibvipsOwn() throws {
+        let pixel = try VipsImage.fromPixels([1, 2, 3], width: 1, height: 1, bands: 3)
+        for kind in VipsImage.Interpretation.allCases {
+            #expect(try pixel.reinterpreted(as: kind).interpretation == kind, "\(kind.rawValue)")
+        }
+        for format in VipsImage.BandFormat.allCases {
+            #expect(try pixel.cast(format).format == format, "\(format.rawValue)")
+        }
     }
 
     @Test func convolutionMatrixFromRows() throws {

@@ -30,7 +30,7 @@ import Testing
             for i in 0..<2000 {
                 // A new image each time: every blur is built anew, none taken from the cache.
                 let width = 16 + (i * 4 + worker) % 40, sigma = 0.8 + Double((i + worker) % 13) * 0.3
-                let pixels = try? VipsImage.solid(width: width, height: 16, pixel: [90]).cast("uchar")
+                let pixels = try? VipsImage.solid(width: width, height: 16, pixel: [90]).cast(.uchar)
                     .gaussianBlur(sigma: sigma, precision: "integer").pixels()
                 if pixels?.count != width * 16 { failures.withLock { $0 += 1 } }
             }

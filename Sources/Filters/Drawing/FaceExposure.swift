@@ -22,7 +22,7 @@ public enum FaceExposure {
     /// they are lit well enough, or when there are no faces to measure.
     public static func gain(for crop: VipsImage, faces: [FaceRegion]) throws -> Double {
         // The middle of each box: skin, eyes and mouth, little hair or background.
-        let counts = try crop.colourspace("b-w").extractBands(0).cast("uchar")
+        let counts = try crop.colourspace(.bw).extractBands(0).cast(.uchar)
             .histogram(over: faces, across: 0.2...0.8, down: 0.15...0.85)
         let total = counts.reduce(0, +)
         guard total > 0 else { return 1 }
@@ -39,7 +39,7 @@ public enum FaceExposure {
     /// `crop` brightened by `gain` in linear light (highlights clip), 8-bit sRGB.
     public static func apply(_ crop: VipsImage, gain: Double) throws -> VipsImage {
         guard gain > 1 else { return crop }
-        return try crop.colourspace("scrgb").linear(gain, 0).colourspace("srgb").cast("uchar").reinterpreted(as: "srgb")
+        return try crop.colourspace(.scrgb).linear(gain, 0).colourspace(.srgb).cast(.uchar).reinterpreted(as: .srgb)
     }
 
     /// sRGB-encoded value (0...1) to linear light.

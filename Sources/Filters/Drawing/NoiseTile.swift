@@ -26,7 +26,7 @@ enum NoiseTile {
             // Half a level up, as the cast to 8 bits truncates: the levels are rounded, mean 128.
             let noise = try VipsImage.gaussianNoise(width: side, height: side, mean: midLevel + 0.5,
                                                     sigma: levelsPerDeviation, seed: 0x5ce7)
-            let made = try noise.cast("uchar").inMemory()
+            let made = try noise.cast(.uchar).inMemory()
             cached = made
             return made
         }

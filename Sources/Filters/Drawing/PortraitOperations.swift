@@ -57,7 +57,7 @@ public enum PortraitOperations {
     /// (one band, 8-bit: 255 = full coverage); 255 paper, darker strokes.
     static func flowHatching(_ grey: VipsImage, density: VipsImage, flowSigma: Double, angle: Double,
                              length: Double, width: Double, seed: Int) throws -> VipsImage {
-        let bytes = try grey.pixels(), chance = try density.cast("uchar").pixels()
+        let bytes = try grey.pixels(), chance = try density.cast(.uchar).pixels()
         return try output(width: grey.width, height: grey.height, bands: 1, operation: "flow hatching") { out, error, size in
             sk_flow_hatching(bytes, chance, Int32(grey.width), Int32(grey.height), Float(flowSigma), Float(angle),
                              Float(length), Float(width), UInt32(truncatingIfNeeded: seed), out, error, size)
@@ -79,17 +79,17 @@ public enum PortraitOperations {
         let bytes = try rgb.pixels()
         return try output(width: rgb.width, height: rgb.height, bands: 3, operation: "pencil") { out, error, size in
             withUnsafePointer(to: plan) { sk_pencil(bytes, Int32(rgb.width), Int32(rgb.height), $0, out, error, size) }
-        }.reinterpreted(as: "srgb")
+        }.reinterpreted(as: .srgb)
     }
 
     /// `drawing`'s lightness matched to `photo`'s (both 3-band 8-bit, the same size): `sk_tone_match`.
     static func toneMatch(_ drawing: VipsImage, like photo: VipsImage, reach: Double, paperLift: Double,
                           paperChroma: Double) throws -> VipsImage {
-        let drawn = try drawing.cast("uchar").pixels(), model = try photo.cast("uchar").pixels()
+        let drawn = try drawing.cast(.uchar).pixels(), model = try photo.cast(.uchar).pixels()
         return try output(width: drawing.width, height: drawing.height, bands: 3, operation: "tone match") { out, error, size in
             sk_tone_match(drawn, model, Int32(drawing.width), Int32(drawing.height), Float(reach), Float(paperLift),
                           Float(paperChroma), out, error, size)
-        }.reinterpreted(as: "srgb")
+        }.reinterpreted(as: .srgb)
     }
 
     /// A seeded pencil tone texture (one band, 8-bit): graphite strokes slanted about `angle` degrees.
@@ -106,7 +106,7 @@ public enum PortraitOperations {
         return try output(width: rgb.width, height: rgb.height, bands: 3, operation: "bilateral") { out, error, size in
             sk_bilateral(bytes, Int32(rgb.width), Int32(rgb.height), Float(sigmaSpace), Float(sigmaColour),
                          Int32(iterations), out, error, size)
-        }.reinterpreted(as: "srgb")
+        }.reinterpreted(as: .srgb)
     }
 
     private static func output(width: Int, height: Int, bands: Int, operation: String,
@@ -118,6 +118,6 @@ public enum PortraitOperations {
         }
         guard status == 0 else { throw OpenCVError(operation: operation, message: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)) }
         let image = try VipsImage.fromPixels(pixels, width: width, height: height, bands: bands)
-        return bands == 1 ? try image.reinterpreted(as: "b-w") : image
+        return bands == 1 ? try image.reinterpreted(as: .bw) : image
     }
 }

@@ -23,6 +23,6 @@ public enum StrokedEdge {
         let pushed = try ramp.add(stroke.multiply(reach))
         // Steeper about one half, so strokes end crisply; kept within the fade.
         let edge = try pushed.linear(2.2, -0.6).clamped().multiply(ramp.relational("more", constant: [0]).linear(1.0 / 255, 0))
-        return try edge.linear(255, 0).cast("uchar")
+        return try edge.linear(255, 0).cast(.uchar)
     }
 }

@@ -5,24 +5,24 @@ import Vips
 extension VipsImage {
     /// Luminance as one float band in 0...1.
     func luminance() throws -> VipsImage {
-        try colourspace("b-w").extractBands(0).linear(1.0 / 255, 0)
+        try colourspace(.bw).extractBands(0).linear(1.0 / 255, 0)
     }
 
     /// A one-band image in 0...1 (float) as a grey 3-band 8-bit sRGB picture.
     func unitToGreyRGB() throws -> VipsImage {
         // Computed once into memory (one band, the crop's size), then joined: a bandjoin of
         // the lazy drawing with itself would run parts of its pipeline again for each band.
-        let grey = try linear(255, 0).cast("uchar").inMemory()
-        return try VipsImage.bandjoin([grey, grey, grey]).reinterpreted(as: "srgb")
+        let grey = try linear(255, 0).cast(.uchar).inMemory()
+        return try VipsImage.bandjoin([grey, grey, grey]).reinterpreted(as: .srgb)
     }
 
     /// A grey drawing (3-band 8-bit sRGB) given `amount` of the hue and chroma of `photo` at the
     /// same pixels, its lightness kept: coloured pencil or pastel. The drawing itself at 0.
     func tinted(like photo: VipsImage, amount: Double) throws -> VipsImage {
         guard amount > 0 else { return self }
-        let lightness = try colourspace("lab").extractBands(0)
-        let chroma = try photo.colourspace("lab").extractBands(1, count: 2).linear(amount, 0)
-        return try VipsImage.bandjoin([lightness, chroma]).reinterpreted(as: "lab").colourspace("srgb").cast("uchar")
+        let lightness = try colourspace(.lab).extractBands(0)
+        let chroma = try photo.colourspace(.lab).extractBands(1, count: 2).linear(amount, 0)
+        return try VipsImage.bandjoin([lightness, chroma]).reinterpreted(as: .lab).colourspace(.srgb).cast(.uchar)
     }
 
     /// Clamps every value to `lower...upper` (float out).
@@ -77,7 +77,7 @@ extension VipsImage {
         guard sigma >= 0.3 else { return self }
         let pad = Self.blurMargin(sigma: sigma)
         let padded = try embed(x: pad, y: pad, width: width + 2 * pad, height: height + 2 * pad, extend: "mirror")
-        let source = eightBit && format != "uchar" ? try padded.cast("uchar") : padded
+        let source = eightBit && format != .uchar ? try padded.cast(.uchar) : padded
         return try source.gaussianBlur(sigma: sigma, minAmplitude: 0.05, precision: eightBit ? "integer" : "float")
             .crop(x: pad, y: pad, width: width, height: height)
     }
@@ -85,7 +85,7 @@ extension VipsImage {
     /// The grey (libvips' b-w) of an RGB crop, lightly smoothed with the 8-bit kernel and
     /// computed into memory: the layer a drawing's other layers are made from.
     func smoothedGrey(sigma: Double) throws -> VipsImage {
-        try colourspace("b-w").extractBands(0).softened(sigma: sigma, eightBit: true).inMemory()
+        try colourspace(.bw).extractBands(0).softened(sigma: sigma, eightBit: true).inMemory()
     }
 
     /// Counts of each level (256, first band of an 8-bit image) inside the faces' boxes, each

@@ -98,12 +98,12 @@ struct ShapeCanvas {
         } else if opacity < 1 {
             coverage = try coverage.linear(opacity, 0)
         }
-        try paint(coverage: coverage.cast("uchar"), texture: texture)
+        try paint(coverage: coverage.cast(.uchar), texture: texture)
     }
 
     /// 0...255: 255 inside, 0 outside, a linear ramp `softness` pixels wide across the outline.
     private static func coverage(_ shape: VipsImage, softness: Double) throws -> VipsImage {
-        try shape.linear(-255 / softness, 127.5).cast("uchar")
+        try shape.linear(-255 / softness, 127.5).cast(.uchar)
     }
 
     /// Paints `texture` where `coverage` (8-bit, 255 = fully covered) says.
@@ -115,8 +115,8 @@ struct ShapeCanvas {
 
     /// The finished picture: 4-band 8-bit sRGB with alpha, computed once into memory.
     func rendered() throws -> VipsImage {
-        let rgba = try colour.cast("uchar").bandjoin(alpha.cast("uchar"))
+        let rgba = try colour.cast(.uchar).bandjoin(alpha.cast(.uchar))
         return try VipsImage.fromPixels(try rgba.pixels(), width: width, height: height, bands: 4)
-            .reinterpreted(as: "srgb")
+            .reinterpreted(as: .srgb)
     }
 }

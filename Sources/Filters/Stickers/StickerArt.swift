@@ -96,6 +96,6 @@ enum StickerArt {
         let t = try strands(width: width, height: height, seed: seed).linear(3.5, -1.25)
         let light = [dark.components[0] * 1.7, dark.components[1] * 1.7, dark.components[2] * 1.6]
         let span = zip(light, dark.components).map { $0 - $1 }
-        return try VipsImage.bandjoin([t, t, t]).linear(span, dark.components).cast("uchar")
+        return try VipsImage.bandjoin([t, t, t]).linear(span, dark.components).cast(.uchar)
     }
 }

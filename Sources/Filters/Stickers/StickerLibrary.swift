@@ -66,10 +66,10 @@ public enum StickerLibrary {
                 throw VipsError(operation: "sticker", message: "too large to be a sticker (\(image.width)×\(image.height) pixels of \(image.bands) "
                                 + "\(image.bytesPerSample * 8)-bit channels; at most \(maxStickerPixels) pixels of up to four 16-bit channels)")
             }
-            if image.interpretation != "srgb" || image.format != "uchar" {
-                image = try image.colourspace("srgb")
+            if image.interpretation != .srgb || image.format != .uchar {
+                image = try image.colourspace(.srgb)
             }
-            if image.format != "uchar" { image = try image.cast("uchar") }
+            if image.format != .uchar { image = try image.cast(.uchar) }
             if image.bands == 3 {
                 image = try image.bandjoin(VipsImage.solid(width: image.width, height: image.height, pixel: [255]))
             }
@@ -77,7 +77,7 @@ public enum StickerLibrary {
                 throw VipsError(operation: "sticker", message: "expected RGB or RGBA, got \(image.bands) bands")
             }
             return try VipsImage.fromPixels(try image.pixels(), width: image.width, height: image.height, bands: 4)
-                .reinterpreted(as: "srgb")
+                .reinterpreted(as: .srgb)
         } catch let error as VipsError {
             throw FilterError.invalidParameter("stickers: \(path): cannot use this picture (\(error.message))")
         }

@@ -43,7 +43,7 @@ public struct StickerPlacement: Sendable, Equatable {
         guard width >= 1, sticker.width > 0 else { return base }
         // Premultiplied alpha, so resampling never drags the colour of transparent pixels
         // into the sticker's rim.
-        var art = try VipsCall.image("premultiply", ["in": .image(sticker.cast("float"))])
+        var art = try VipsCall.image("premultiply", ["in": .image(sticker.cast(.float))])
         let scale = width / Double(sticker.width)
         if scale < 0.9 {
             // Shrink with a proper filter first; the turn below then only resamples at ~1:1.
@@ -69,9 +69,9 @@ public struct StickerPlacement: Sendable, Equatable {
             "premultiplied": .bool(true), "background": .doubles([0]),
         ])
         let drawn = try VipsCall.image("composite2", [
-            "base": .image(base.cast("float")), "overlay": .image(placed), "mode": .nick("over"),
+            "base": .image(base.cast(.float)), "overlay": .image(placed), "mode": .nick("over"),
             "x": .int(left), "y": .int(top), "premultiplied": .bool(true),
         ])
-        return try drawn.extractBands(0, count: 3).cast("uchar").reinterpreted(as: "srgb")
+        return try drawn.extractBands(0, count: 3).cast(.uchar).reinterpreted(as: .srgb)
     }
 }

@@ -14,6 +14,6 @@ public struct BlurFilter: SketchFilter {
 
     public func apply(to crop: VipsImage, settings: FilterSettings, context: FilterContext) throws -> VipsImage {
         let sigma = max(0.5, settings.number("strength") * context.faceSize)
-        return try crop.broadBlur(sigma: sigma).cast("uchar").reinterpreted(as: "srgb")
+        return try crop.broadBlur(sigma: sigma).cast(.uchar).reinterpreted(as: .srgb)
     }
 }

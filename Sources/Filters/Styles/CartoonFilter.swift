@@ -44,7 +44,7 @@ public struct CartoonFilter: SketchFilter {
             : smoothed
 
         // Posterise lightness; keep hue and chroma smooth, gently boosted.
-        let lab = try flat.colourspace("lab")
+        let lab = try flat.colourspace(.lab)
         let step = 100 / Double(settings.integer("levels"))
         // Smoothed before banding, so bands follow the face's forms, not its blotches.
         let lightness = try lab.extractBands(0).softened(sigma: max(0.5, 0.008 * face))
@@ -52,18 +52,18 @@ public struct CartoonFilter: SketchFilter {
         // Bands span L 8...96: no blown-out white patches, and black is left to the outlines.
         let banded = try VipsCall.image("round", ["in": .image(lightness), "round": .nick("rint")]).linear(step * 0.88, 8)
         let chroma = try lab.extractBands(1, count: 2).softened(sigma: max(0.5, 0.006 * face)).linear(settings.number("saturation"), 0)
-        let colours = try VipsImage.bandjoin([banded, chroma]).reinterpreted(as: "lab").colourspace("srgb").cast("uchar")
+        let colours = try VipsImage.bandjoin([banded, chroma]).reinterpreted(as: .lab).colourspace(.srgb).cast(.uchar)
 
         // Outlines: coherent lines along the flow of the flattened picture, as bold as asked.
         let outline = settings.number("outline")
         guard outline > 0 else { return colours }
-        let grey = try flat.colourspace("b-w").extractBands(0).cast("uchar")
+        let grey = try flat.colourspace(.bw).extractBands(0).cast(.uchar)
         let lines = try PortraitOperations.flowLines(
             // A face drawn at about its size keeps outlines about a pixel of the photo wide; an
             // enlarged small face gets thinner ones, and fewer (only its strongest edges).
             grey, flowSigma: max(1, 0.02 * face),
             lineSigma: max(1.1 * context.photoPixel.squareRoot(), settings.number("thickness") * face * 0.7),
             flowLength: max(2, 0.03 * face), rho: 0.94 + 0.055 * outline - 0.015 * max(0, context.photoPixel - 1), sharpness: 200)
-        return try colours.multiply(lines.linear(1.0 / 255, 0)).cast("uchar").reinterpreted(as: "srgb")
+        return try colours.multiply(lines.linear(1.0 / 255, 0)).cast(.uchar).reinterpreted(as: .srgb)
     }
 }

@@ -55,7 +55,7 @@ public struct ChromaKeyFilter: SketchFilter {
         let key = try keyMask(crop, settings: settings)
         let backdrop = try background(width: crop.width, height: crop.height, settings: settings, picture: context.backdrop)
         let kept = try suppressingSpill(crop, settings: settings)
-        return try key.ifThenElse(backdrop, kept, blend: true).cast("uchar").reinterpreted(as: "srgb")
+        return try key.ifThenElse(backdrop, kept, blend: true).cast(.uchar).reinterpreted(as: .srgb)
     }
 
     /// Kept pixels near the key's hue (within 1.5 × tolerance) but too grey or dark to key,
@@ -65,21 +65,21 @@ public struct ChromaKeyFilter: SketchFilter {
         guard spill > 0 else { return crop }
         let tinged = try hueDistance(crop, settings: settings)
             .relational("lesseq", constant: [settings.number("tolerance") * 1.5 / 360 * 255])
-        let grey = try crop.bandMean().cast("float")
-        let greyed = try crop.cast("float").linear(1 - spill, 0).add(grey.linear(spill, 0)).cast("uchar")
+        let grey = try crop.bandMean().cast(.float)
+        let greyed = try crop.cast(.float).linear(1 - spill, 0).add(grey.linear(spill, 0)).cast(.uchar)
         return try tinged.ifThenElse(greyed, crop)
     }
 
     /// Circular distance of each pixel's hue from the key hue, in libvips' 0...255 hue units.
     func hueDistance(_ crop: VipsImage, settings: FilterSettings) throws -> VipsImage {
-        let hue = try crop.colourspace("hsv").extractBands(0).cast("float")
+        let hue = try crop.colourspace(.hsv).extractBands(0).cast(.float)
         let offset = try hue.linear(1, -settings.number("hue") / 360 * 255).absolute()
         return try VipsImage.bandrank([offset, offset.linear(-1, 255)], index: 0)
     }
 
     /// 8-bit mask: 255 where the pixel is in the keyed colour range.
     func keyMask(_ crop: VipsImage, settings: FilterSettings) throws -> VipsImage {
-        let hsv = try crop.colourspace("hsv").cast("float")
+        let hsv = try crop.colourspace(.hsv).cast(.float)
         let unit = 255.0
         let distance = try hueDistance(crop, settings: settings)
         let tolerance = settings.number("tolerance") / 360 * unit
@@ -91,7 +91,7 @@ public struct ChromaKeyFilter: SketchFilter {
             key = try key.boolean("and", band.relational("lesseq", constant: [settings.number(bound.high) * unit]))
         }
         let softness = settings.number("softness")
-        return softness > 0 ? try key.softened(sigma: softness).cast("uchar") : key
+        return softness > 0 ? try key.softened(sigma: softness).cast(.uchar) : key
     }
 
     /// `settings` with `pick` turned into the hue of that pixel of `image` (the mean of the 5×5
@@ -152,8 +152,8 @@ public struct ChromaKeyFilter: SketchFilter {
         do {
             picture = try VipsImage.load(path: path).autorotated()
             if picture.hasAlpha { picture = try picture.flattened(background: colour) }
-            if picture.interpretation != "srgb" || picture.bands < 3 { picture = try picture.colourspace("srgb") }
-            picture = try picture.extractBands(0, count: 3).cast("uchar").inMemory()
+            if picture.interpretation != .srgb || picture.bands < 3 { picture = try picture.colourspace(.srgb) }
+            picture = try picture.extractBands(0, count: 3).cast(.uchar).inMemory()
         } catch let error as VipsError {
             let clip = ["mp4", "mov", "mkv", "webm", "avi", "m4v"].contains((path as NSString).pathExtension.lowercased())
             throw FilterError.invalidParameter("image=\(path): " + (clip ? "a clip is a background for `sketchease video` only" : error.message))

@@ -25,11 +25,11 @@ public struct GraphiteFilter: SketchFilter {
     public func apply(to crop: VipsImage, settings: FilterSettings, context: FilterContext) throws -> VipsImage {
         let face = context.faceSize
         let grey = try crop.smoothedGrey(sigma: max(0.5, 0.003 * face))
-        let strokes = try PortraitOperations.pencilStrokes(grey.softened(sigma: max(0.7, 0.005 * face), eightBit: true).cast("uchar"), length: settings.number("stroke") * face,
+        let strokes = try PortraitOperations.pencilStrokes(grey.softened(sigma: max(0.7, 0.005 * face), eightBit: true).cast(.uchar), length: settings.number("stroke") * face,
                                                            width: max(1, 0.005 * face), gain: settings.number("darkness"),
                                                            faces: context.faces)
             .linear(1.0 / 255, 0)
-        let toneSource = try grey.softened(sigma: max(1, 0.008 * face), eightBit: true).cast("uchar").inMemory()
+        let toneSource = try grey.softened(sigma: max(1, 0.008 * face), eightBit: true).cast(.uchar).inMemory()
         // The tones matched are the faces' own (the whole crop where none is known): a light
         // wall around a face would otherwise push the face down into the dark strokes.
         let onFaces = try toneSource.histogram(over: context.faces)

@@ -83,12 +83,12 @@ public struct HatchingFilter: SketchFilter {
             let halfWidth = try tone.linear(-0.42 * spacing / start, 0.42 * spacing).clamped(0, 0.42 * spacing).inMemory()
             // Antialiased over a pixel; a line thinner than a pixel fades in, so no width is no
             // ink. In 8 bits (255 = full ink): the casts clamp, and the layers multiply as bytes.
-            let fade = try halfWidth.linear(510, 0).cast("uchar")
-            let edge = try halfWidth.subtract(distance).linear(255, 127.5).cast("uchar")
-            let left = try edge.multiply(fade).linear(-1.0 / 255, 255).cast("uchar")
-            paper = try paper.map { try $0.multiply(left).linear(1.0 / 255, 0).cast("uchar") } ?? left
+            let fade = try halfWidth.linear(510, 0).cast(.uchar)
+            let edge = try halfWidth.subtract(distance).linear(255, 127.5).cast(.uchar)
+            let left = try edge.multiply(fade).linear(-1.0 / 255, 255).cast(.uchar)
+            paper = try paper.map { try $0.multiply(left).linear(1.0 / 255, 0).cast(.uchar) } ?? left
         }
-        var drawing = try (paper ?? VipsImage.constant(like: grey, 255).cast("uchar")).linear(1.0 / 255, 0)
+        var drawing = try (paper ?? VipsImage.constant(like: grey, 255).cast(.uchar)).linear(1.0 / 255, 0)
         if sparse > 0 {
             // Solid darks where the tone is deepest (pupils, brows, nostrils, the mouth's line):
             // the features a few lines could not draw.

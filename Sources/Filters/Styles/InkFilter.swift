@@ -38,7 +38,7 @@ public struct InkFilter: SketchFilter {
         let face = context.faceSize, pixel = max(1, context.photoPixel)
         // Lightness in 8 bits (libvips' grey: within a few levels of the CIELAB L* the tone match
         // uses). A face in a dark room arrives brightened to a normal exposure (`FaceExposure`).
-        let lit = try crop.colourspace("b-w").extractBands(0).inMemory()
+        let lit = try crop.colourspace(.bw).extractBands(0).inMemory()
         let grey = try lit.softened(sigma: max(0.5, 0.004 * face), eightBit: true).inMemory()
 
         // Lines: the flow DoG, then a steep ramp to pure ink. Never thinner than ~a photo pixel.

@@ -28,6 +28,6 @@ public struct PixelateFilter: SketchFilter {
         let across = (left + crop.width + block - 1) / block, down = (top + crop.height + block - 1) / block
         let padded = try crop.embed(x: left, y: top, width: across * block, height: down * block, extend: "copy")
         let blocks = try VipsCall.image("zoom", ["input": .image(padded.shrunk(by: block)), "xfac": .int(block), "yfac": .int(block)])
-        return try blocks.crop(x: left, y: top, width: crop.width, height: crop.height).cast("uchar").reinterpreted(as: "srgb")
+        return try blocks.crop(x: left, y: top, width: crop.width, height: crop.height).cast(.uchar).reinterpreted(as: .srgb)
     }
 }

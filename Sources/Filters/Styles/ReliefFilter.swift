@@ -92,7 +92,7 @@ public struct ReliefFilter: SketchFilter {
             let highlight = try surface.linear(0.35, 0.65).multiply(shine)
             lit = try body.add(highlight)
         }
-        return try lit.clamped(0, 1).linear(255, 0).cast("uchar").reinterpreted(as: "srgb")
+        return try lit.clamped(0, 1).linear(255, 0).cast(.uchar).reinterpreted(as: .srgb)
     }
 
     /// The carving's height in pixels: luminance detail (its broad changes halved) and a dome

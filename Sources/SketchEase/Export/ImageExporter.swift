@@ -26,17 +26,17 @@ public enum ImageExporter {
         case .png:
             var image = rgb
             if let alpha { image = try image.bandjoin(alpha) }
-            try image.reinterpreted(as: "srgb").savePNG(path: file, compression: options.compression,
+            try image.reinterpreted(as: .srgb).savePNG(path: file, compression: options.compression,
                                                          rowFilter: rowFilter(compression: options.compression), strip: strip)
         case .jpeg:
             // JPEG has no alpha: transparent parts go onto white, as a viewer would show them.
             var image = rgb
             if let alpha { image = try image.bandjoin(alpha).flattened(background: [255, 255, 255]) }
-            try image.reinterpreted(as: "srgb").saveJPEG(path: file, quality: options.quality, strip: strip)
+            try image.reinterpreted(as: .srgb).saveJPEG(path: file, quality: options.quality, strip: strip)
         case .webp:
             var image = rgb
             if let alpha { image = try image.bandjoin(alpha) }
-            try image.reinterpreted(as: "srgb").saveWebP(path: file, quality: options.quality, strip: strip)
+            try image.reinterpreted(as: .srgb).saveWebP(path: file, quality: options.quality, strip: strip)
             if strip { try WebPMetadata.strip(file: file) }
         }
     }

@@ -71,14 +71,14 @@ public struct Photo: Sendable {
     public init(image: VipsImage, path: String? = nil) throws {
         let upright = try image.autorotated()
         var colour = upright
-        if colour.hasICCProfile, colour.interpretation != "b-w" || colour.bands > 2, !Photo.isPlainSRGB(colour) {
+        if colour.hasICCProfile, colour.interpretation != .bw || colour.bands > 2, !Photo.isPlainSRGB(colour) {
             // Embedded profile: convert through it. Failing profiles fall back to the plain path.
             colour = (try? colour.iccToSRGB()) ?? colour
         }
-        if colour.interpretation != "srgb" || colour.bands < 3 {
-            colour = try colour.colourspace("srgb")
+        if colour.interpretation != .srgb || colour.bands < 3 {
+            colour = try colour.colourspace(.srgb)
         }
-        if colour.format != "uchar" { colour = try colour.cast("uchar") }
+        if colour.format != .uchar { colour = try colour.cast(.uchar) }
         self.path = path
         self.rgb = colour.bands > 3 ? try colour.extractBands(0, count: 3) : colour
         self.alpha = colour.bands > 3 ? try colour.extractBands(3) : nil
@@ -87,7 +87,7 @@ public struct Photo: Sendable {
     /// 8-bit RGB whose embedded profile is sRGB itself: its pixels already are what the
     /// transform to sRGB would give, so they are used as they are.
     static func isPlainSRGB(_ image: VipsImage) -> Bool {
-        guard image.format == "uchar", image.bands >= 3, image.interpretation == "srgb",
+        guard image.format == .uchar, image.bands >= 3, image.interpretation == .srgb,
               let bytes = image.blob(field: "icc-profile-data") else { return false }
         return ICCProfile(bytes: bytes)?.describesSRGB == true
     }

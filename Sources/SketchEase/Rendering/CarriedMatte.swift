@@ -36,7 +36,7 @@ public final class CarriedMatte: @unchecked Sendable {
         defer { lock.unlock() }
         if let made { return made }
         let cut = try make!()
-        let bytes = try cut.matte.cast("uchar").pixels()
+        let bytes = try cut.matte.cast(.uchar).pixels()
         made = (cut, bytes)
         make = nil
         return (cut, bytes)

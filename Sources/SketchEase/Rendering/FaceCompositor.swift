@@ -221,7 +221,7 @@ public struct FaceCompositor: Sendable {
         let drawn = try filter.apply(to: copy, settings: settings, context: scaled).inMemory()
         return try drawn.resize(scale: Double(crop.width) / Double(copy.width), verticalScale: Double(crop.height) / Double(copy.height))
             .embed(x: 0, y: 0, width: crop.width, height: crop.height, extend: "copy")
-            .crop(x: 0, y: 0, width: crop.width, height: crop.height).cast("uchar")
+            .crop(x: 0, y: 0, width: crop.width, height: crop.height).cast(.uchar)
     }
 
     /// The background style drawn over the whole image, or nil when there is none. Its
@@ -302,7 +302,7 @@ public struct FaceCompositor: Sendable {
             let squared = try offset.multiply(offset)
             let radius = try squared.extractBands(0).add(squared.extractBands(1)).math2("pow", constant: [0.5])
             // 1 inside r <= 1 - feather, 0 beyond r = 1, linear in between; cast clips to 0...255.
-            guard options.edge == .strokes else { return try radius.linear(-255 / feather, 255 / feather).cast("uchar") }
+            guard options.edge == .strokes else { return try radius.linear(-255 / feather, 255 / feather).cast(.uchar) }
             let ramp = try radius.linear(-1 / feather, 1 / feather)
             return try StrokedEdge.mask(from: ramp, strokeLength: 0.3 * feather * min(grown.width, grown.height),
                                         seed: Self.seed(for: box))

@@ -37,7 +37,7 @@ public enum PreviewImage {
         // Placed on a black canvas the size of the image; parts outside the image fall away.
         let mask = try frame.embed(x: x0, y: y0, width: image.width, height: image.height, extend: "black")
         let paint = try VipsImage.solid(width: image.width, height: image.height, pixel: colour)
-        return try mask.cast("uchar").ifThenElse(paint, image)
+        return try mask.cast(.uchar).ifThenElse(paint, image)
     }
 
     /// A filled tag with the number in white, sized for a box `height` pixels tall.

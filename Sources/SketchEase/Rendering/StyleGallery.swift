@@ -92,7 +92,7 @@ public struct StyleGallery: Sendable {
     private func label(_ ink: VipsImage, width: Int) throws -> VipsImage {
         let strip = try ink.embed(x: max(0, (width - ink.width) / 2), y: 8, width: max(width, ink.width), height: ink.height + 14)
             .crop(x: 0, y: 0, width: width, height: ink.height + 14)
-        let grey = try strip.inverted().linear(0.85, 0).linear(1, 255 * 0.15).cast("uchar")
-        return try VipsImage.bandjoin([grey, grey, grey]).reinterpreted(as: "srgb")
+        let grey = try strip.inverted().linear(0.85, 0).linear(1, 255 * 0.15).cast(.uchar)
+        return try VipsImage.bandjoin([grey, grey, grey]).reinterpreted(as: .srgb)
     }
 }

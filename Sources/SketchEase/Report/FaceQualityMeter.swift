@@ -116,7 +116,7 @@ enum FaceQualityMeter {
         guard let r = region(of: frame, width: rgb.width, height: rgb.height) else { return (0, 0) }
         // Each image read more than once is computed once (a libvips pipeline is run again for
         // every read: the checks of one face cost ~20 ms that way, read by Live twice a second).
-        let luminance = try rgb.crop(x: r.x, y: r.y, width: r.width, height: r.height).colourspace("xyz").extractBands(1).inMemory()
+        let luminance = try rgb.crop(x: r.x, y: r.y, width: r.width, height: r.height).colourspace(.xyz).extractBands(1).inMemory()
         let coords = try faceCoordinates(width: r.width, height: r.height, origin: (r.x, r.y), scale: 1, frame: frame)
         let masks = try ellipseMasks(across: coords.across.inMemory(), down: coords.down.inMemory())
         return (try maskedMean(luminance, masks.left) ?? 0, try maskedMean(luminance, masks.right) ?? 0)
@@ -126,10 +126,10 @@ enum FaceQualityMeter {
     /// face down to `sharpnessInterocular` pixels between the eyes, so faces of any size compare.
     static func sharpness(_ rgb: VipsImage, frame: LandmarkFrame) throws -> Double {
         guard let r = region(of: frame, width: rgb.width, height: rgb.height) else { return 0 }
-        var grey = try rgb.crop(x: r.x, y: r.y, width: r.width, height: r.height).colourspace("b-w").extractBands(0)
+        var grey = try rgb.crop(x: r.x, y: r.y, width: r.width, height: r.height).colourspace(.bw).extractBands(0)
         let scale = min(1, sharpnessInterocular / frame.interocular)
         if scale < 1 { grey = try grey.resize(scale: scale) }
-        let laplacian = try grey.cast("float").convolve(try VipsImage.matrix([[0, 1, 0], [1, -4, 1], [0, 1, 0]])).inMemory()
+        let laplacian = try grey.cast(.float).convolve(try VipsImage.matrix([[0, 1, 0], [1, -4, 1], [0, 1, 0]])).inMemory()
         let coords = try faceCoordinates(width: grey.width, height: grey.height, origin: (r.x, r.y), scale: scale, frame: frame)
         // Away from the crop's border, where the convolution sees the edge.
         let inner = try VipsImage.solid(width: grey.width - 2, height: grey.height - 2, pixel: [255])

@@ -49,7 +49,7 @@ enum SkinToneMeter {
         var deltaSum = 0.0
         for crop in crops {
             let n = Double(crop.width * crop.height)
-            let cropLab = try crop.colourspace("lab").inMemory() // read seven times below
+            let cropLab = try crop.colourspace(.lab).inMemory() // read seven times below
             for band in 0..<3 {
                 let channel = try cropLab.extractBands(band)
                 let mean = try channel.average(), sd = try channel.deviation()
@@ -73,7 +73,7 @@ enum SkinToneMeter {
     /// CIELAB of one sRGB colour, converted by libvips.
     static func labOf(_ colour: RGBColour) throws -> [Double] {
         let pixel = try VipsImage.fromPixels([colour.red, colour.green, colour.blue], width: 1, height: 1, bands: 3)
-            .reinterpreted(as: "srgb").colourspace("lab")
+            .reinterpreted(as: .srgb).colourspace(.lab)
         return try (0..<3).map { try pixel.extractBands($0).average() }
     }
 }
