@@ -23,8 +23,8 @@ public enum BorderStep {
         guard area >= 16 else { return nil }
         let band = max(2, bandFraction * 2 * (area / .pi).squareRoot())
         // Distance of every pixel outside to the region, and of every pixel inside to the outside.
-        let outsideDistance = try VipsCall("fill_nearest", ["in": .image(inside)]).image("distance")
-        let insideDistance = try VipsCall("fill_nearest", ["in": .image(inside.inverted())]).image("distance")
+        let outsideDistance = try inside.distanceToNearest()
+        let insideDistance = try inside.inverted().distanceToNearest()
         let innerBand = try insideDistance.relational("more", constant: [0])
             .boolean("and", insideDistance.relational("lesseq", constant: [band])).linear(1.0 / 255, 0)
         let outerBand = try outsideDistance.relational("more", constant: [0])

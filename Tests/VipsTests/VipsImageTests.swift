@@ -54,6 +54,31 @@ import TestSupport
         #expect(grey.interpretation == .bw)
     }
 
+    /// The typed operations that make, join and measure images do what libvips' own do.
+    @Test func joiningZoomingRoundingAndDistances() throws {
+        let a = try VipsImage.fromPixels([10, 20, 30, 40], width: 2, height: 2, bands: 1)
+        let b = try VipsImage.black(width: 3, height: 2)
+        let darkest = try b.maximum()
+        #expect(b.width == 3 && b.height == 2 && b.bands == 1 && darkest == 0)
+        let side = try a.joined(b, .horizontal, shim: 1)
+        #expect(side.width == 6 && side.height == 2)
+        // One above the other: cut to the narrower, or padded to the wider with `expand`.
+        let above = try a.joined(b, .vertical), padded = try a.joined(b, .vertical, expand: true)
+        let grid = try VipsImage.arrayJoin([a, a, a], across: 2)
+        #expect(above.width == 2 && above.height == 4 && padded.width == 3)
+        #expect(grid.width == 4 && grid.height == 4)
+        #expect(try a.zoomed(x: 2, y: 3).pixels() == [10, 10, 20, 20, 10, 10, 20, 20, 10, 10, 20, 20,
+                                                     30, 30, 40, 40, 30, 30, 40, 40, 30, 30, 40, 40])
+        #expect(try a.linear(0.1, 0.26).rounded().cast(.uchar).pixels() == [1, 2, 3, 4])
+        #expect(try a.remainder(7).cast(.uchar).pixels() == [3, 6, 2, 5])
+        // One lit pixel in a row of five: each pixel's distance to it.
+        let dot = try VipsImage.fromPixels([0, 0, 255, 0, 0], width: 5, height: 1, bands: 1)
+        #expect(try dot.distanceToNearest().cast(.uchar).pixels() == [2, 1, 0, 1, 2])
+        let words = try VipsImage.text("Hi", font: "sans 12", dpi: 72)
+        let ink = try words.maximum()
+        #expect(words.width > 0 && ink > 0)
+    }
+
     /// Every interpretation and band format is named as libvips names it: each set on an image
     /// reads back as itself.
     @Test func interpretationsAndFormatsAreLibvipsOwn() throws {

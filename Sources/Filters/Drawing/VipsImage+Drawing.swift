@@ -35,14 +35,9 @@ extension VipsImage {
         return try VipsImage.bandrank([self] + bounds, index: 1)
     }
 
-    /// Each value rounded to the nearest integer.
-    func rounded() throws -> VipsImage {
-        try VipsCall.image("round", ["in": .image(self), "round": .nick("rint")])
-    }
-
     /// A float image the size of `other` with every pixel `value`.
     static func constant(like other: VipsImage, _ value: Double) throws -> VipsImage {
-        let black = try VipsCall.image("black", ["width": .int(other.width), "height": .int(other.height)])
+        let black = try VipsImage.black(width: other.width, height: other.height)
         return try black.linear(0, value)
     }
 

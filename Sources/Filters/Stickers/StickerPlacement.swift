@@ -43,7 +43,7 @@ public struct StickerPlacement: Sendable, Equatable {
         guard width >= 1, sticker.width > 0 else { return base }
         // Premultiplied alpha, so resampling never drags the colour of transparent pixels
         // into the sticker's rim.
-        var art = try VipsCall.image("premultiply", ["in": .image(sticker.cast(.float))])
+        var art = try sticker.cast(.float).premultiplied()
         let scale = width / Double(sticker.width)
         if scale < 0.9 {
             // Shrink with a proper filter first; the turn below then only resamples at ~1:1.
@@ -61,17 +61,10 @@ public struct StickerPlacement: Sendable, Equatable {
         let right = Int((corners.map(\.x).max()! + 1).rounded(.up))
         let bottom = Int((corners.map(\.y).max()! + 1).rounded(.up))
         guard right > 0, bottom > 0, left < base.width, top < base.height else { return base }
-        let placed = try VipsCall.image("affine", [
-            "in": .image(art), "matrix": .doubles([c, -s, s, c]),
-            "idx": .double(-halfW), "idy": .double(-halfH),
-            "odx": .double(centre.x - Double(left)), "ody": .double(centre.y - Double(top)),
-            "oarea": .ints([0, 0, right - left, bottom - top]),
-            "premultiplied": .bool(true), "background": .doubles([0]),
-        ])
-        let drawn = try VipsCall.image("composite2", [
-            "base": .image(base.cast(.float)), "overlay": .image(placed), "mode": .nick("over"),
-            "x": .int(left), "y": .int(top), "premultiplied": .bool(true),
-        ])
+        let placed = try art.affine([c, -s, s, c], from: SIMD2(-halfW, -halfH),
+                                    to: SIMD2(centre.x - Double(left), centre.y - Double(top)),
+                                    area: [0, 0, right - left, bottom - top], premultiplied: true)
+        let drawn = try base.cast(.float).composited(placed, x: left, y: top, premultiplied: true)
         return try drawn.extractBands(0, count: 3).cast(.uchar).reinterpreted(as: .srgb)
     }
 }

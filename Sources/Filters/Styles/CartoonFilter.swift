@@ -50,7 +50,7 @@ public struct CartoonFilter: SketchFilter {
         let lightness = try lab.extractBands(0).softened(sigma: max(0.5, 0.008 * face))
             .linear(1 / step, 0)
         // Bands span L 8...96: no blown-out white patches, and black is left to the outlines.
-        let banded = try VipsCall.image("round", ["in": .image(lightness), "round": .nick("rint")]).linear(step * 0.88, 8)
+        let banded = try lightness.rounded().linear(step * 0.88, 8)
         let chroma = try lab.extractBands(1, count: 2).softened(sigma: max(0.5, 0.006 * face)).linear(settings.number("saturation"), 0)
         let colours = try VipsImage.bandjoin([banded, chroma]).reinterpreted(as: .lab).colourspace(.srgb).cast(.uchar)
 

@@ -77,7 +77,7 @@ public struct HatchingFilter: SketchFilter {
             // The phase (offset to keep it positive) taken modulo 1 reads it once; the distance
             // to the nearest line is then 0.5 - |fraction - 0.5| spacings.
             let phase = try across.extractBands(0).add(across.extractBands(1)).add(phaseOffset).linear(1, 8192)
-            let fraction = try VipsCall.image("remainder_const", ["in": .image(phase), "c": .doubles([1])])
+            let fraction = try phase.remainder(1)
             let distance = try fraction.linear(1, -0.5).absolute().linear(-spacing, 0.5 * spacing) // pixels to the nearest line
             // Half a line's width: nothing at the layer's starting tone, most of the spacing in black.
             let halfWidth = try tone.linear(-0.42 * spacing / start, 0.42 * spacing).clamped(0, 0.42 * spacing).inMemory()

@@ -27,7 +27,7 @@ public struct PixelateFilter: SketchFilter {
         let left = context.origin.x % block, top = context.origin.y % block
         let across = (left + crop.width + block - 1) / block, down = (top + crop.height + block - 1) / block
         let padded = try crop.embed(x: left, y: top, width: across * block, height: down * block, extend: "copy")
-        let blocks = try VipsCall.image("zoom", ["input": .image(padded.shrunk(by: block)), "xfac": .int(block), "yfac": .int(block)])
+        let blocks = try padded.shrunk(by: block).zoomed(x: block, y: block)
         return try blocks.crop(x: left, y: top, width: crop.width, height: crop.height).cast(.uchar).reinterpreted(as: .srgb)
     }
 }

@@ -10,8 +10,7 @@ public enum ComparisonImage {
 
     /// The two images joined left to right with a 16-pixel white gap.
     public static func image(original: VipsImage, result: VipsImage) throws -> VipsImage {
-        try VipsCall.image("join", ["in1": .image(original), "in2": .image(result), "direction": .nick("horizontal"),
-                                    "expand": .bool(true), "shim": .int(16), "background": .doubles([255, 255, 255])])
+        try original.joined(result, .horizontal, shim: 16, expand: true, background: [255, 255, 255])
     }
 
     /// Writes the comparison beside the export at `exportPath`, replacing an earlier one.

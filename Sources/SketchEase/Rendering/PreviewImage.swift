@@ -32,7 +32,7 @@ public enum PreviewImage {
         let x0 = Int(box.x.rounded()), y0 = Int(box.y.rounded())
         let w = max(Int(box.width.rounded()), 2 * line + 1), h = max(Int(box.height.rounded()), 2 * line + 1)
         // A white w×h block with a black (w-2l)×(h-2l) hole is the outline's mask.
-        let hole = try VipsCall.image("black", ["width": .int(w - 2 * line), "height": .int(h - 2 * line)])
+        let hole = try VipsImage.black(width: w - 2 * line, height: h - 2 * line)
         let frame = try hole.embed(x: line, y: line, width: w, height: h, extend: "white")
         // Placed on a black canvas the size of the image; parts outside the image fall away.
         let mask = try frame.embed(x: x0, y: y0, width: image.width, height: image.height, extend: "black")
@@ -43,7 +43,7 @@ public enum PreviewImage {
     /// A filled tag with the number in white, sized for a box `height` pixels tall.
     static func tag(_ text: String, height: Double, colour: [Double]) throws -> VipsImage {
         let size = max(16, min(40, Int(height / 5)))
-        let glyphs = try VipsCall.image("text", ["text": .string(text), "font": .string("sans bold \(size)"), "dpi": .int(72)])
+        let glyphs = try VipsImage.text(text, font: "sans bold \(size)", dpi: 72)
         let pad = max(3, size / 5)
         let tagW = glyphs.width + 2 * pad, tagH = glyphs.height + 2 * pad
         let textMask = try glyphs.embed(x: pad, y: pad, width: tagW, height: tagH, extend: "black")

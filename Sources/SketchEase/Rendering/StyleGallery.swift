@@ -70,22 +70,17 @@ public struct StyleGallery: Sendable {
             lines.append(try join(cells, across: cells.count))
         }
         let sheet = try lines.dropFirst().reduce(lines[0]) { above, below in
-            try VipsCall.image("join", [
-                "in1": .image(above), "in2": .image(below), "direction": .nick("vertical"), "shim": .int(6),
-                "expand": .bool(true), "background": .doubles([255, 255, 255]),
-            ])
+            try above.joined(below, .vertical, shim: 6, expand: true, background: [255, 255, 255])
         }
         return try sheet.embed(x: 8, y: 0, width: sheet.width + 16, height: sheet.height + 8, extend: "white")
     }
 
     private func join(_ images: [VipsImage], across: Int) throws -> VipsImage {
-        try VipsCall.image("arrayjoin", [
-            "in": .images(images), "across": .int(across), "shim": .int(6), "background": .doubles([255, 255, 255]),
-        ])
+        try VipsImage.arrayJoin(images, across: across, shim: 6, background: [255, 255, 255])
     }
 
     private func text(_ text: String) throws -> VipsImage {
-        try VipsCall.image("text", ["text": .string(text), "font": .string("sans bold 13"), "dpi": .int(96)])
+        try VipsImage.text(text, font: "sans bold 13", dpi: 96)
     }
 
     /// Dark text centred on a white strip `width` pixels wide (at least the text's width).
