@@ -55,36 +55,20 @@ struct DetectCommand: ParsableCommand {
     }
 
     func run() throws {
-        let collection = input.collect()
-        var failures = collection.problems
-        for problem in collection.problems { Terminal.error(problem.description) }
         let detector = try detection.openDetector()
-        var results: [DetectResult] = []
-        for file in collection.files {
-            do {
-                if ClipFiles.isClip(file.path) {
-                    let entry = try clipTracks(file.path, detector: detector)
-                    if json { results.append(.clip(entry)) } else { printTable(entry) }
-                    continue
-                }
-                let photo = try Photo.load(path: file.path, pixelLimit: limits.maxPixels)
-                let faces = try detector.detect(in: photo, options: detection.options)
-                let entry = PhotoFaces(file: file.path, width: photo.width, height: photo.height,
-                                       detector: detector.kind.rawValue, fallback: detector.kind == .cascade,
-                                       faces: faces.map(Self.json))
-                if json { results.append(.photo(entry)) } else { printTable(file.path, size: (photo.width, photo.height), faces: faces) }
-            } catch {
-                let failure = PhotoError(path: file.path, wrapping: error)
-                failures.append(failure)
-                Terminal.error(failure.description)
+        try EachInput.run(input.collect(), json: json) { file -> DetectResult in
+            if ClipFiles.isClip(file.path) {
+                let entry = try clipTracks(file.path, detector: detector)
+                if !json { printTable(entry) }
+                return .clip(entry)
             }
+            let photo = try Photo.load(path: file.path, pixelLimit: limits.maxPixels)
+            let faces = try detector.detect(in: photo, options: detection.options)
+            if !json { printTable(file.path, size: (photo.width, photo.height), faces: faces) }
+            return .photo(PhotoFaces(file: file.path, width: photo.width, height: photo.height,
+                                     detector: detector.kind.rawValue, fallback: detector.kind == .cascade,
+                                     faces: faces.map(Self.json)))
         }
-        if json {
-            let encoder = JSONEncoder.readable
-            print(String(decoding: try encoder.encode(results), as: UTF8.self))
-        }
-        Terminal.noteLeftOut(collection)
-        if !failures.isEmpty { throw ExitCode.failure }
     }
 
     static func json(_ face: DetectedFace) -> FaceJSON {

@@ -45,39 +45,24 @@ struct ReportCommand: ParsableCommand {
 
     func run() throws {
         if let exportCrops { try Terminal.failing { try OutputFolder.prepare(exportCrops) } }
-        let collection = input.collect(outputFolders: exportCrops.map { [$0] } ?? [])
-        var failures = collection.problems
-        for problem in collection.problems { Terminal.error(problem.description) }
         let detector = try detection.openDetector()
         let exporter = FaceCropExporter(export: ExportOptions(overwrite: overwrite))
-        var reports: [PhotoReport] = []
-        for file in collection.files {
-            do {
-                let photo = try Photo.load(path: file.path, pixelLimit: limits.maxPixels)
-                let faces = try detector.detect(in: photo, options: detection.options)
-                let assessments = try FaceReport.analyse(photo: photo, faces: faces)
-                let report = PhotoReport(file: file.path, width: photo.width, height: photo.height,
-                                         detector: detector.kind.rawValue, fallback: detector.kind == .cascade,
-                                         faces: assessments)
-                if json { reports.append(report) } else { printText(report) }
-                if let exportCrops {
-                    let stem = (file.outputStem as NSString).lastPathComponent
-                    let folder = (exportCrops as NSString).appendingPathComponent(file.outputStem.parentPath)
-                    let result = try exporter.write(photo: photo, assessments: assessments, to: folder, stem: stem)
-                    describe(result, folder: folder, exporter: exporter)
-                }
-            } catch {
-                let failure = PhotoError(path: file.path, wrapping: error)
-                failures.append(failure)
-                Terminal.error(failure.description)
+        try EachInput.run(input.collect(outputFolders: exportCrops.map { [$0] } ?? []), json: json) { file -> PhotoReport in
+            let photo = try Photo.load(path: file.path, pixelLimit: limits.maxPixels)
+            let faces = try detector.detect(in: photo, options: detection.options)
+            let assessments = try FaceReport.analyse(photo: photo, faces: faces)
+            let report = PhotoReport(file: file.path, width: photo.width, height: photo.height,
+                                     detector: detector.kind.rawValue, fallback: detector.kind == .cascade,
+                                     faces: assessments)
+            if !json { printText(report) }
+            if let exportCrops {
+                let stem = (file.outputStem as NSString).lastPathComponent
+                let folder = (exportCrops as NSString).appendingPathComponent(file.outputStem.parentPath)
+                let result = try exporter.write(photo: photo, assessments: assessments, to: folder, stem: stem)
+                describe(result, folder: folder, exporter: exporter)
             }
+            return report
         }
-        if json {
-            let encoder = JSONEncoder.readable
-            print(String(decoding: try encoder.encode(reports), as: UTF8.self))
-        }
-        Terminal.noteLeftOut(collection)
-        if !failures.isEmpty { throw ExitCode.failure }
     }
 
     /// Where the crops went (on stderr, so `--json` output stays clean).
