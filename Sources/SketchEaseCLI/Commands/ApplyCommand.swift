@@ -94,10 +94,7 @@ struct ApplyCommand: ParsableCommand {
                                    export: ExportOptions(overwrite: true))
         options.plan = plan
         options.compare = compare
-        let flags = detection
-        _ = try flags.openDetector()
-        let report = try BatchRunner(options: options) { try DetectorLocator.open(modelPath: flags.model).detector }
-            .run(plan.inputFiles)
+        let report = try BatchRunner(options: options, makeDetector: try detection.detectors()).run(plan.inputFiles)
         for entry in report.entries {
             switch entry.outcome {
             case .written(let output, _, _): print(output)

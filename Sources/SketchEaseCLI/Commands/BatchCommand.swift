@@ -116,12 +116,7 @@ struct BatchCommand: ParsableCommand {
             Terminal.printErr("stopping after the photos in flight… (Ctrl-C again to quit at once)")
         }
         defer { interrupt.cancel() }
-        // Opened here to fail early and warn once about the fallback; the first worker uses it.
-        let opened = Mutex<OpenCVFaceDetector?>(try detection.openDetector())
-        let runner = BatchRunner(options: options) {
-            try opened.withLock { first in defer { first = nil }; return first }
-                ?? DetectorLocator.open(modelPath: detection.model).detector
-        }
+        let runner = BatchRunner(options: options, makeDetector: try detection.detectors())
         let verbose = verbose
         var report = try Terminal.failing {
             try runner.run(files, stop: stop) { done, _, entry in

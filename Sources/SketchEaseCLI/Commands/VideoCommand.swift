@@ -123,9 +123,7 @@ struct VideoCommand: ParsableCommand {
             Terminal.error(error.description)
             throw ExitCode.failure
         }
-        let detectionFlags = detection
-        _ = try detectionFlags.openDetector()  // fails early, warns once about the fallback
-        let renderer = ClipRenderer(options: options) { try DetectorLocator.open(modelPath: detectionFlags.model).detector }
+        let renderer = ClipRenderer(options: options, makeDetector: try detection.detectors())
         let stop = StopRequest()
         let interrupt = Interrupt {
             Terminal.printErr("\nstopping: finishing the output (Ctrl-C again to quit at once)")

@@ -1,5 +1,6 @@
 import ArgumentParser
 import SketchEase
+import Synchronization
 
 /// Flags shared by every command that finds faces.
 struct DetectionFlags: ParsableArguments {
@@ -50,6 +51,15 @@ struct DetectionFlags: ParsableArguments {
         } catch {
             throw ValidationError("no face detector could be opened: \(error)")
         }
+    }
+
+    /// Detectors for workers, one each (a network runs one image at a time): one is opened
+    /// now, to fail early and warn once about the fallback, and goes to the first worker that
+    /// asks; the others open their own, quietly.
+    func detectors() throws -> @Sendable () throws -> OpenCVFaceDetector {
+        let opened = Mutex<OpenCVFaceDetector?>(try openDetector())
+        let model = self.model
+        return { try opened.withLock { first in defer { first = nil }; return first } ?? DetectorLocator.open(modelPath: model).detector }
     }
 }
 
