@@ -10,7 +10,7 @@ import Video
 /// undo and redo, and the export with its progress, cancel and download. Every change goes
 /// through the clip's `ClipEditingSession`, as at the `edit` prompt.
 struct ClipRoutes: Sendable {
-    let api: APIRoutes
+    let api: API
     let clips: ClipWorkspaces
 
     struct ClipRequest: Decodable { var clip: String }

@@ -13,7 +13,7 @@ public struct EditorServer: Sendable {
     public let port: Int
     /// The addresses actually listened on.
     public let hosts: [String]
-    private let routes: APIRoutes
+    private let api: API
     private let clipRoutes: ClipRoutes
     private let liveRoutes: LiveRoutes
     private let log: @Sendable (String) -> Void
@@ -28,11 +28,11 @@ public struct EditorServer: Sendable {
         (port, hosts) = try PortChooser.choose(hosts: settings.hosts, requested: settings.port, log: log)
         let names = Set(settings.hosts.map { $0.lowercased() })
         let guardian = RequestGuard<BasicRequestContext>(token: settings.token, port: port, hostNames: names, log: log)
-        routes = APIRoutes(settings: settings, library: try PhotoLibrary(settings: settings),
-                           workspaces: Workspaces(settings: settings, detector: detector), site: site,
-                           guardian: guardian, log: log)
-        clipRoutes = ClipRoutes(api: routes, clips: ClipWorkspaces(settings: settings, detector: detector, log: log))
-        liveRoutes = LiveRoutes(api: routes, sessions: LiveSessions(settings: settings, detector: detector),
+        api = API(settings: settings, library: try PhotoLibrary(settings: settings),
+                  workspaces: Workspaces(settings: settings, detector: detector), site: site,
+                  guardian: guardian, log: log)
+        clipRoutes = ClipRoutes(api: api, clips: ClipWorkspaces(settings: settings, detector: detector, log: log))
+        liveRoutes = LiveRoutes(api: api, sessions: LiveSessions(settings: settings, detector: detector),
                                 recordings: LiveRecordings(settings: settings, log: log))
     }
 
@@ -46,8 +46,10 @@ public struct EditorServer: Sendable {
     /// Listens until SIGINT or SIGTERM; `ready` runs once every address is listening.
     public func run(ready: @escaping @Sendable () -> Void) async throws {
         let router = Router(context: BasicRequestContext.self)
-        router.add(middleware: routes.guardian)
-        routes.register(on: router)
+        router.add(middleware: api.guardian)
+        SiteRoutes(api: api).register(on: router)
+        LibraryRoutes(api: api).register(on: router)
+        EditingRoutes(api: api).register(on: router)
         clipRoutes.register(on: router)
         liveRoutes.register(on: router)
         let responder = router.buildResponder()

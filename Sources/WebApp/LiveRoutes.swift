@@ -6,7 +6,7 @@ import SketchEase
 /// Live, under /api/live/: the page's camera frames in, each back with every face drawn in
 /// its style (`LiveSession`); a face's style chosen by tapping it.
 struct LiveRoutes: Sendable {
-    let api: APIRoutes
+    let api: API
     let sessions: LiveSessions
     let recordings: LiveRecordings
 
