@@ -5,7 +5,8 @@ import SketchEase
 
 /// What the web app's route collections share (`SiteRoutes`, `LibraryRoutes`, `EditingRoutes`,
 /// `ClipRoutes`, `LiveRoutes`): the folder, the open photos, and how a request is read and
-/// answered (a JSON body, a JSON or JPEG answer, any error as the page's one-line answer).
+/// answered (a JSON body; a JSON or JPEG answer). Errors become answers in one place for all
+/// of them: `ErrorAnswers`.
 struct API: Sendable {
     let settings: ServeSettings
     let library: PhotoLibrary
@@ -103,20 +104,6 @@ struct API: Sendable {
             }
         }
         return summary
-    }
-
-    /// Runs a route; any error becomes the page's one-line answer. Refusals of names (outside
-    /// the folders, traversal) also get one line in the log, as do the server's own failures.
-    func answer(_ request: Request, _ body: () async throws -> Response) async throws -> Response {
-        do {
-            return try await body()
-        } catch {
-            let api = APIError(error)
-            let route = "\(request.method) \(request.uri.path)"
-            if error is FolderAccess.Refusal, api.status.code == 403 { log("refused \(route): \(api.message)") }
-            if api.status.code >= 500 { log("error in \(route): \(api.message)") }
-            return api.response()
-        }
     }
 
     func json(_ value: some Encodable) throws -> Response {

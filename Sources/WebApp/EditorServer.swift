@@ -47,6 +47,7 @@ public struct EditorServer: Sendable {
     public func run(ready: @escaping @Sendable () -> Void) async throws {
         let router = Router(context: BasicRequestContext.self)
         router.add(middleware: api.guardian)
+        router.add(middleware: ErrorAnswers(log: log))
         SiteRoutes(api: api).register(on: router)
         LibraryRoutes(api: api).register(on: router)
         EditingRoutes(api: api).register(on: router)

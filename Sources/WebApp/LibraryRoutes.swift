@@ -9,28 +9,24 @@ struct LibraryRoutes: Sendable {
     let api: API
 
     func register(on router: Router<BasicRequestContext>) {
-        router.get("/api/library") { request, _ in try await api.answer(request) { try api.json(listing()) } }
+        router.get("/api/library") { _, _ in try api.json(listing()) }
         router.get("/api/thumbnail") { request, _ in
-            try await api.answer(request) {
-                let entry = try api.photo(request)
-                return api.jpeg(try await Background.run { try api.library.thumbnail(entry) })
-            }
+            let entry = try api.photo(request)
+            return api.jpeg(try await Background.run { try api.library.thumbnail(entry) })
         }
         router.post("/api/upload") { request, _ in
-            try await api.answer(request) { try api.json(try await upload(request)) }
+            try api.json(try await upload(request))
         }
         router.get("/api/download") { request, _ in
-            try await api.answer(request) {
-                let workspace = try await api.workspaces.workspace(for: try api.photo(request))
-                guard let (path, data) = workspace.exported() else {
-                    throw APIError(status: .notFound, message: "not exported yet")
-                }
-                var headers = HTTPFields()
-                headers[.contentType] = API.mediaType(ofExport: path)
-                let name = (path as NSString).lastPathComponent.replacingOccurrences(of: "\"", with: "")
-                headers[.contentDisposition] = "attachment; filename=\"\(name)\""
-                return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+            let workspace = try await api.workspaces.workspace(for: try api.photo(request))
+            guard let (path, data) = workspace.exported() else {
+                throw APIError(status: .notFound, message: "not exported yet")
             }
+            var headers = HTTPFields()
+            headers[.contentType] = API.mediaType(ofExport: path)
+            let name = (path as NSString).lastPathComponent.replacingOccurrences(of: "\"", with: "")
+            headers[.contentDisposition] = "attachment; filename=\"\(name)\""
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
         }
     }
 
