@@ -60,9 +60,10 @@ public final class ChildProcess: @unchecked Sendable {
         defer { Self.starting.unlock() }
         var parentEnds: [Int32] = [], childEnds: [Int32] = []
         func makePipe() throws -> (read: Int32, write: Int32) {
+            // Close-on-exec from the start (pipe2), not set a moment later: no process spawned
+            // in between, from anywhere in this process, can inherit an end and hold it open.
             var fds: [Int32] = [0, 0]
-            guard pipe(&fds) == 0 else { throw SpawnError(description: "pipe: \(String(cString: strerror(errno)))") }
-            for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+            guard makePipeClosingOnExec(&fds, O_CLOEXEC) == 0 else { throw SpawnError(description: "pipe: \(String(cString: strerror(errno)))") }
             return (fds[0], fds[1])
         }
         var inputHandle: FileHandle?, outputHandle: FileHandle?, errorHandle: FileHandle?
@@ -175,6 +176,10 @@ public final class ChildProcess: @unchecked Sendable {
         exitStatus = signalled == 0 ? (raw >> 8) & 0xff : 128 + signalled
     }
 }
+
+/// glibc's pipe2, which the Glibc module does not import (it is behind _GNU_SOURCE).
+@_silgen_name("pipe2")
+private func makePipeClosingOnExec(_ fds: UnsafeMutablePointer<Int32>, _ flags: Int32) -> Int32
 
 /// glibc's posix_spawn_file_actions_addclosefrom_np (2.34 and later; Debian 12 has 2.36), which
 /// the Glibc module does not import: closes every descriptor from `from` up in the child.

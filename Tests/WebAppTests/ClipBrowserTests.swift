@@ -74,7 +74,11 @@ struct ClipBrowserTests {
         }
         #expect(downloaded == exported, "the browser downloaded the export")
         let streams = try TestClips.ffprobe(["-show_entries", "stream=codec_type", "-of", "csv=p=0", out + "/walk.mp4"])
-        #expect(streams.split(separator: "\n").sorted() == ["audio", "video"])
+        // (Once in CI this read came back empty, ffprobe exiting 0, while the file matched the
+        // download: the file's size and a second read are said with it, should it recur.)
+        let size = (try? FileManager.default.attributesOfItem(atPath: out + "/walk.mp4")[.size]) ?? "?"
+        #expect(streams.split(separator: "\n").sorted() == ["audio", "video"],
+                "ffprobe said \(streams.debugDescription) of \(size) bytes (\(exported.count) read before); again: \((try? TestClips.ffprobe(["-show_entries", "stream=codec_type", "-of", "csv=p=0", out + "/walk.mp4"]))?.debugDescription ?? "failed")")
 
         let timings = try browser.script("return window.sketchease.timings") as? [[String: Any]] ?? []
         try JSONSerialization.data(withJSONObject: ["clip": "1920×1080, 3+ styled tracks", "timings": timings], options: [.prettyPrinted])
