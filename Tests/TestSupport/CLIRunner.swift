@@ -37,7 +37,7 @@ public struct CLIRunner {
         if let stdin, let input = child.standardInput {
             // Written on its own thread, so a child that prints before reading cannot stall it.
             let bytes = Data(stdin.utf8)
-            DispatchQueue.global().async { try? input.write(contentsOf: bytes); try? input.close() }
+            Thread.detachNewThread { try? input.write(contentsOf: bytes); try? input.close() }
         }
         let (status, outData, errData) = child.outputs(timeout: timeout)
         return Result(status: status, stdout: String(decoding: outData, as: UTF8.self),

@@ -148,18 +148,23 @@ public final class ChildProcess: @unchecked Sendable {
     public func outputs(timeout: TimeInterval = 600) -> (status: Int32, stdout: Data, stderr: Data) {
         let group = DispatchGroup()
         nonisolated(unsafe) var out = Data(), err = Data()
+        // Read on threads of their own, not on Dispatch's shared pool: with many tests blocked
+        // on that pool, a read queued there may not start for longer than the wait below, and
+        // the outputs came back empty from a child that had exited 0 (its few lines waiting in
+        // the pipe; seen once in CI as an ffprobe that "found no streams").
         if let standardOutput {
             group.enter()
-            DispatchQueue.global().async { out = standardOutput.readDataToEndOfFile(); group.leave() }
+            Thread.detachNewThread { out = standardOutput.readDataToEndOfFile(); group.leave() }
         }
         if let standardError {
             group.enter()
-            DispatchQueue.global().async { err = standardError.readDataToEndOfFile(); group.leave() }
+            Thread.detachNewThread { err = standardError.readDataToEndOfFile(); group.leave() }
         }
         // The deadline applies to the reading as well: a child killed at its deadline closes its pipes.
         let status = wait(timeout: timeout)
         // Something the child started may still hold a pipe open: its group goes too.
         if group.wait(timeout: .now() + 30) == .timedOut {
+            FileHandle.standardError.write(Data("test: the outputs of \(pid) were still open 30 s after it ended: its group killed\n".utf8))
             kill(-pid, SIGKILL)
             _ = group.wait(timeout: .now() + 5)
         }

@@ -24,7 +24,7 @@ public enum TestClips {
         if let feed, let stdin = child.standardInput {
             // Fed on its own thread while both outputs are read, so no pipe can fill and stall.
             fed.enter()
-            DispatchQueue.global().async {
+            Thread.detachNewThread {
                 do { try feed.write(stdin) } catch { feedError = error }
                 try? stdin.close()
                 fed.leave()
