@@ -191,6 +191,42 @@ import Vips
                 "stale temporary removed")
         #expect(try TestClips.frameTimes(out + "/clip.mp4").count == 60)
     }
+
+    /// Ctrl-C during the first of two clips: it is finished, the second is not begun (it was
+    /// opened and "damaged or truncated" before), and a rerun does the rest.
+    @Test func ctrlCFinishesTheClipUnderWayAndStartsNoOther() throws {
+        let folder = try TestAssets.temporaryFolder("video-interrupt")
+        let clips = folder + "/clips"
+        try FileManager.default.createDirectory(atPath: clips, withIntermediateDirectories: true)
+        _ = try clip(clips, name: "a.mp4", seconds: 6, width: 320)
+        _ = try clip(clips, name: "b.mp4", seconds: 1, width: 320)
+        let out = folder + "/out", report = folder + "/report.json"
+        let process = try ChildProcess(CLIRunner.executable, ["video", clips, "--out", out, "-f", "cartoon", "--jobs", "1",
+                                                              "--report", report],
+                                       environment: ProcessInfo.processInfo.environment.merging(["SKETCHEASE_MODEL": TestAssets.model]) { $1 },
+                                       output: .null, error: .pipe)
+        let deadline = Date().addingTimeInterval(60)
+        func partial() -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: out)) ?? []).filter { $0.hasSuffix(".tmp") } }
+        while Date() < deadline, (partial().first.map { (try? TestAssets.fileSize(out + "/" + $0)) ?? 0 } ?? 0) == 0 { usleep(5_000) }
+        process.signal(SIGINT)
+        let (status, _, errorData) = process.outputs()
+        let stderr = String(decoding: errorData, as: UTF8.self)
+        #expect(status == 130, "\(stderr)")
+        #expect(stderr.contains("1 written, 1 not started"), "\(stderr)")
+        #expect(!stderr.contains("error:"), "\(stderr)")
+        #expect(FileManager.default.fileExists(atPath: out + "/a.mp4"))
+        #expect(!FileManager.default.fileExists(atPath: out + "/b.mp4"))
+        let stats = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any]
+        #expect((stats?["clips"] as? [[String: Any]])?.map { $0["status"] as? String } == ["written", "not started"])
+        #expect((stats?["totals"] as? [String: Any])?["notStarted"] as? Int == 1)
+        let merged = try CLIRunner.run(["report-merge", report])
+        #expect(merged.status == 1 && merged.stdout.contains("1 written, 1 not started"), "\(merged.stdout)")
+
+        let rerun = try CLIRunner.run(["video", clips, "--out", out, "-f", "cartoon"])
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        #expect(rerun.stderr.contains("1 written, 1 skipped"), "\(rerun.stderr)")
+        #expect(try TestClips.frameTimes(out + "/b.mp4").count == 10)
+    }
 }
 
 /// `detect` on a clip, and a plan made from what it prints.

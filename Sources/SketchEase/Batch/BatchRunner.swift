@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 
 /// Runs the whole job over many photos: load, detect, sketch every face, export.
 ///
@@ -33,43 +32,24 @@ public struct BatchRunner: Sendable {
         // rather than every one of them trying to use all cores. (OpenCV's are left alone: see
         // shareCores.)
         let cores = ProcessInfo.processInfo.activeProcessorCount
-        let workers = max(1, min(options.jobs, files.count))
+        let pool = JobRunner(jobs: options.jobs, inputs: files.count, stop: stop)
+        let workers = pool.workers
         if workers > 1 { Self.shareCores(cores, among: workers) }
-        let active = Atomic<Int>(workers)
-        let order = workers > 1 ? Self.largestFirst(files) : Array(files.indices)
-        let results = Mutex<[Int: BatchReport.Entry]>([:])
-        let next = Atomic<Int>(0)
-        let setupError = Mutex<Error?>(nil)
         var runner = self
         runner.drawsFacesSideBySide = workers < cores
-        DispatchQueue.concurrentPerform(iterations: workers) { [runner] _ in
-            let detector: OpenCVFaceDetector
-            do { detector = try makeDetector() } catch {
-                setupError.withLock { $0 = $0 ?? error }
-                return
-            }
-            while true {
-                let position = next.add(1, ordering: .relaxed).oldValue
-                guard position < order.count, !stop.isRequested else {
-                    // Nothing left to start: the photos still in flight get this worker's share
-                    // of the cores for the operations they have yet to begin.
-                    let still = active.subtract(1, ordering: .relaxed).newValue
-                    if still > 0 { Self.shareCores(cores, among: still) }
-                    return
-                }
-                let index = order[position]
-                let entry = runner.process(files[index], detector: detector)
+        let entries = try pool.run(
+            files, order: workers > 1 ? Self.largestFirst(files) : nil, prepare: makeDetector,
+            work: { [runner] file, detector in
+                let entry = runner.process(file, detector: detector)
                 VipsRuntime.releaseFreedMemory(ifResidentAbove: workers * Self.residentMemoryPerPhoto)
-                let done = results.withLock { table -> Int in
-                    table[index] = entry
-                    return table.count
-                }
-                progress(done, files.count, entry)
-            }
-        }
-        if let error = setupError.withLock({ $0 }) { throw error }
+                return entry
+            },
+            finished: { _, entry, done in progress(done, files.count, entry) },
+            // Nothing left to start: the photos still in flight get that worker's share of the
+            // cores for the operations they have yet to begin.
+            leaving: { still in if still > 0 { Self.shareCores(cores, among: still) } })
         var report = BatchReport()
-        report.entries = results.withLock { table in files.indices.compactMap { table[$0] } }
+        report.entries = entries.compactMap { $0 }
         report.notStarted = files.count - report.entries.count
         return report
     }

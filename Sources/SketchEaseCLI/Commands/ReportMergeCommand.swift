@@ -10,7 +10,7 @@ struct ReportMergeCommand: ParsableCommand {
         abstract: "Combine the --report files of a batch's (or a video job's) shards into one summary.",
         discussion: """
             Prints the summary one run over all the photos would have printed (and each failure), \
-            and exits 1 if any photo failed or was not started. The reports of `video --report` \
+            and exits 1 if any photo (or clip) failed or was not started. The reports of `video --report` \
             add up the same way: clips, frames, seconds of video and of work, and each failure. \
             --out writes the combined report.
             """
@@ -73,7 +73,7 @@ struct ReportMergeCommand: ParsableCommand {
         for clip in merged.clips where clip.status == "failed" { print("  \(clip.error ?? clip.input)") }
         let missing = Self.missingShards(shards)
         if !missing.isEmpty { Terminal.error("no report from shard \(missing.joined(separator: ", ")): the totals lack its clips") }
-        if merged.totals.failed > 0 || !missing.isEmpty { throw ExitCode.failure }
+        if merged.totals.failed > 0 || (merged.totals.notStarted ?? 0) > 0 || !missing.isEmpty { throw ExitCode.failure }
     }
 
     /// "3/7" for every shard of the counts named that has no report.

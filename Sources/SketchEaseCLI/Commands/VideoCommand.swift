@@ -2,7 +2,6 @@ import ArgumentParser
 import FFmpeg
 import Foundation
 import SketchEase
-import Synchronization
 import Video
 
 struct VideoCommand: ParsableCommand {
@@ -130,31 +129,36 @@ struct VideoCommand: ParsableCommand {
             stop.request()
         }
         defer { interrupt.cancel() }
-        let results = Mutex<[Int: ClipOutcome]>([:])
         let bar = ClipProgressBar()
-        let workers = min(jobs, max(jobsList.count, 1))
-        let showProgress = workers == 1
-        let work = jobsList
-        DispatchQueue.concurrentPerform(iterations: workers) { worker in
-            for index in stride(from: worker, to: work.count, by: workers) {
-                let job = work[index]
-                let name = (job.source.path as NSString).lastPathComponent
-                let progress: @Sendable (ClipProgress) -> Void = { p in if showProgress { bar.update(p, name: name) } }
-                let outcome = Self.process(job, renderer: renderer, stop: stop, progress: progress)
-                bar.clear()
-                Self.announce(outcome, comparison: job.comparison, encoding: options.encoding)
-                results.withLock { $0[index] = outcome }
-            }
+        let pool = JobRunner(jobs: jobs, inputs: jobsList.count, stop: stop)
+        let showProgress = pool.workers == 1
+        let started = try pool.run(jobsList, prepare: {}, work: { job, _ in
+            let name = (job.source.path as NSString).lastPathComponent
+            let progress: @Sendable (ClipProgress) -> Void = { p in if showProgress { bar.update(p, name: name) } }
+            let outcome = Self.process(job, renderer: renderer, stop: stop, progress: progress)
+            bar.clear()
+            Self.announce(outcome, comparison: job.comparison, encoding: options.encoding)
+            return outcome
+        })
+        // Clips not started after a stop request are said as such, never opened.
+        let outcomes = zip(jobsList, started).map { job, outcome in
+            outcome ?? ClipOutcome(input: job.source.path, output: job.output, result: .notStarted)
         }
-        let outcomes = results.withLock { table in jobsList.indices.compactMap { table[$0] } }
         if let report { try ClipStats(outcomes: outcomes, problems: problems, shard: selection.shard).write(to: report) }
         let written = outcomes.filter { if case .written = $0.result { true } else { false } }.count
         let skipped = outcomes.filter { if case .skipped = $0.result { true } else { false } }.count
-        let failed = outcomes.count - written - skipped + problems.count
+        let notStarted = started.filter { $0 == nil }.count
+        let failed = outcomes.count - written - skipped - notStarted + problems.count
         var parts = ["\(written) written"]
         if skipped > 0 { parts.append("\(skipped) skipped (output exists; --overwrite replaces)") }
         if failed > 0 { parts.append("\(failed) failed") }
+        if notStarted > 0 { parts.append("\(notStarted) not started") }
         Terminal.printErr(parts.joined(separator: ", "))
+        if notStarted > 0 {
+            Terminal.printErr("interrupted: \(Terminal.count(notStarted, "clip")) not started; run the same command again to do "
+                + "the rest (finished clips are kept)")
+            throw ExitCode(130)
+        }
         if failed > 0 { throw ExitCode.failure }
     }
 
@@ -221,7 +225,7 @@ struct VideoCommand: ParsableCommand {
             for note in report.streamNotes where !note.hasSuffix(": copied") { Terminal.warn("\(outcome.input): \(note)") }
         case .failed(let line):
             Terminal.error(line)
-        case .skipped:
+        case .skipped, .notStarted:
             break
         }
     }
@@ -233,6 +237,8 @@ struct ClipOutcome: Sendable {
         case written(ClipReport)
         case skipped
         case failed(String)
+        /// Not begun: the job was stopped first.
+        case notStarted
     }
     var input: String
     var output: String

@@ -7,6 +7,8 @@ import Video
 struct ClipStats: Codable {
     static let format = "sketchease-video-report"
     static let currentVersion = 1
+    /// A clip's status when the job was stopped before it began.
+    static let notStarted = "not started"
 
     struct Clip: Codable {
         var input: String
@@ -35,6 +37,9 @@ struct ClipStats: Codable {
         var skipped = 0
         /// Clips that failed, and inputs that could not be used at all (a missing path).
         var failed = 0
+        /// Clips never begun: the job was stopped first (nil when none, as in reports
+        /// written before it was counted).
+        var notStarted: Int?
         /// Frames written.
         var frames = 0
         /// Seconds of video written.
@@ -47,6 +52,7 @@ struct ClipStats: Codable {
             var parts = ["\(written) written"]
             if skipped > 0 { parts.append("\(skipped) skipped (output exists; --overwrite replaces)") }
             if failed > 0 { parts.append("\(failed) failed") }
+            if let notStarted, notStarted > 0 { parts.append("\(notStarted) not started") }
             return parts.joined(separator: ", ")
         }
 
@@ -86,6 +92,7 @@ struct ClipStats: Codable {
                 clip.fps = r.framesPerSecond; clip.realtime = r.seconds > 0 ? r.duration / r.seconds : nil
                 clip.tracks = r.tracks; clip.detections = r.detections; clip.faceFrames = r.faceFrames; clip.stages = r.stages; clip.streams = r.streamNotes
             case .skipped: clip.status = "skipped"
+            case .notStarted: clip.status = Self.notStarted
             case .failed(let line): clip.error = line
             }
             return clip
@@ -106,6 +113,7 @@ struct ClipStats: Codable {
                 totals.duration += clip.duration ?? 0
                 totals.seconds += clip.seconds ?? 0
             case "skipped": totals.skipped += 1
+            case notStarted: totals.notStarted = (totals.notStarted ?? 0) + 1
             default: totals.failed += 1
             }
         }
