@@ -21,11 +21,7 @@ public final class ClipEditingSession: FaceEditingSession {
     public private(set) var isSaved = true
     public let exportPath: String
     public let resumed: Bool
-    public var sessionPath: String { SessionFile.path(forExport: exportPath) }
-    public var previewPath: String {
-        (sessionPath.parentPath as NSString)
-            .appendingPathComponent(((exportPath as NSString).lastPathComponent as NSString).deletingPathExtension + ".preview.png")
-    }
+    public var picture: String { "frame" }
 
     private var tracks: ClipTracks
     private let pictures = TrackPictures()
@@ -55,16 +51,8 @@ public final class ClipEditingSession: FaceEditingSession {
         do { fingerprint = try SourceFingerprint.of(file: file.path) } catch { throw MediaError(path: file.path, reason: .notReadable) }
         let sessionPath = SessionFile.path(forExport: exportPath)
         let saved: SessionFile?
-        if FileManager.default.fileExists(atPath: sessionPath) {
-            let startOver = "delete it to start this clip over"
-            let session: SessionFile
-            do { session = try SessionFile.read(from: sessionPath) } catch let error as SessionError {
-                throw SessionError(path: sessionPath, reason: .sourceChanged("\(error.reasonText); \(startOver)"))
-            }
-            guard session.source.fingerprint == fingerprint, let clip = session.clip else {
-                throw SessionError(path: sessionPath, reason: .sourceChanged(
-                    "made for a different or changed file than \(file.path) (\(startOver))"))
-            }
+        if let session = try SessionFile.resume(at: sessionPath, for: file, fingerprint: fingerprint, clip: true),
+           let clip = session.clip {
             saved = session
             self.detection = session.detection.options
             self.render = session.render
@@ -162,33 +150,17 @@ public final class ClipEditingSession: FaceEditingSession {
 
     // MARK: - FaceEditingSession
 
-    public var hasUnexportedChanges: Bool { !exported && !history.edits.isEmpty }
-
     public var summary: String {
         let n = history.faces.count
         let seconds = tracks.frames.last.map { Rounding.text($0.time + 1 / max(tracks.frameRate, 1), places: 1) } ?? "0"
         return "\(n) tracked face\(n == 1 ? "" : "s") (\(tracks.width)×\(tracks.height), \(seconds) s, \(tracks.frames.count) frames)"
     }
 
-    @discardableResult
-    public func perform(_ edit: Edit) throws -> Bool {
-        let clipped = try history.perform(edit)
+    /// The one way the tracks' faces change (see `FaceEditingSession`).
+    public func change<Result>(_ body: (inout EditHistory) throws -> Result) throws -> Result {
+        let result = try body(&history)
         try changed()
-        return clipped
-    }
-
-    @discardableResult
-    public func undo() throws -> Edit {
-        let edit = try history.undo()
-        try changed()
-        return edit
-    }
-
-    @discardableResult
-    public func redo() throws -> Edit {
-        let edit = try history.redo()
-        try changed()
-        return edit
+        return result
     }
 
     /// A box on the frame shown at `time` seconds (the first frame without one), followed

@@ -129,24 +129,19 @@ final class ClipWorkspace: @unchecked Sendable {
     // MARK: - Changing
 
     func perform(_ edit: Edit) throws -> ClipState {
-        try change { session in
-            let clipped = try session.perform(edit)
-            return edit.summary + (clipped ? " (cut off at the frame's edge)" : "")
-        }
+        try change { try $0.performSaying(edit) }
     }
 
     /// A box drawn on frame `n` for a face the tracker missed, followed through the clip.
     func addFace(box: FaceBox, frame n: Int, style: FaceStyle?) throws -> ClipState {
         try change { session in
             let time = self.drawn.tracks.frames.indices.contains(n) ? self.drawn.tracks.frames[n].time : 0
-            let edit = try session.addition(of: box, style: style, at: time)
-            let clipped = try session.perform(edit)
-            return edit.summary + (clipped ? " (cut off at the frame's edge)" : "")
+            return try session.performSaying(try session.addition(of: box, style: style, at: time))
         }
     }
 
-    func undo() throws -> ClipState { try change { "undone: " + (try $0.undo()).summary } }
-    func redo() throws -> ClipState { try change { "redone: " + (try $0.redo()).summary } }
+    func undo() throws -> ClipState { try change { try $0.undoSaying() } }
+    func redo() throws -> ClipState { try change { try $0.redoSaying() } }
 
     private func change(_ body: (ClipEditingSession) throws -> String) throws -> ClipState {
         try lock.withLock {

@@ -107,35 +107,29 @@ final class Workspace: Sendable {
 
     /// Applies an edit from the page (the session saves itself); answers with the new state.
     func perform(_ edit: Edit) throws -> PhotoState {
-        try change { session in
-            let clipped = try session.perform(edit)
-            return edit.summary + (clipped ? " (cut off at the photo's edge)" : "")
-        }
+        try change { try $0.performSaying(edit) }
     }
 
     /// A box drawn for a face the detector missed, with the next free number.
     func addFace(box: FaceBox, style: FaceStyle?) throws -> PhotoState {
         try change { session in
-            let edit = Edit.add(face: session.image.history.nextFaceID, box: box, style: style)
-            let clipped = try session.perform(edit)
-            return edit.summary + (clipped ? " (cut off at the photo's edge)" : "")
+            try session.performSaying(try session.addition(of: box, style: style, at: nil))
         }
     }
 
     func undo() throws -> PhotoState {
-        try change { "undone: " + (try $0.undo()).summary }
+        try change { try $0.undoSaying() }
     }
 
     func redo() throws -> PhotoState {
-        try change { "redone: " + (try $0.redo()).summary }
+        try change { try $0.redoSaying() }
     }
 
     func redetect(threshold: Double) throws -> PhotoState {
         try change { session in
             var options = session.detection
             options.threshold = threshold
-            let count = try session.redetect(with: detector, options: options)
-            return "found \(count) face\(count == 1 ? "" : "s") (threshold \(threshold))"
+            return try session.redetectSaying(with: detector, options: options)
         }
     }
 

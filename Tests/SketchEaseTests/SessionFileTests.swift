@@ -48,6 +48,30 @@ import TestSupport
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["grace_hopper.sketchease.json"])
     }
 
+    /// What opening a photo or a clip finds in its output folder: nothing, its own session, or
+    /// one it refuses, saying why and how to start over.
+    @Test func resumeFindsTheSessionMadeForThisFileOnly() throws {
+        let folder = try TestAssets.temporaryFolder("session-resume")
+        let path = folder + "/grace_hopper.sketchease.json"
+        let photo = InputFile(path: TestAssets.graceHopper)
+        let fingerprint = try SourceFingerprint.of(file: TestAssets.graceHopper)
+        #expect(try SessionFile.resume(at: path, for: photo, fingerprint: fingerprint) == nil)
+        try session(try sampleHistory()).write(to: path)
+        #expect(try SessionFile.resume(at: path, for: photo, fingerprint: fingerprint) == (try session(try sampleHistory())))
+        func refusal(_ body: () throws -> SessionFile?) -> String {
+            do { _ = try body(); return "" } catch { return (error as? SessionError)?.description ?? "\(error)" }
+        }
+        let other = try SourceFingerprint.of(file: TestAssets.astronaut)
+        let foreign = refusal { try SessionFile.resume(at: path, for: photo, fingerprint: other) }
+        #expect(foreign.contains(path) && foreign.contains("made for a different or changed photo than \(TestAssets.graceHopper)")
+                && foreign.hasSuffix("(delete it to start this photo over)"), "\(foreign)")
+        let asClip = refusal { try SessionFile.resume(at: path, for: photo, fingerprint: fingerprint, clip: true) }
+        #expect(asClip.contains("made for a different or changed file") && asClip.contains("start this clip over"), "\(asClip)")
+        try Data("{ not json".utf8).write(to: URL(fileURLWithPath: path))
+        let damaged = refusal { try SessionFile.resume(at: path, for: photo, fingerprint: fingerprint) }
+        #expect(damaged.contains(path) && damaged.hasSuffix("; delete it to start this photo over"), "\(damaged)")
+    }
+
     func write(_ text: String) throws -> String {
         let path = try TestAssets.temporaryFolder("bad-session") + "/x.sketchease.json"
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))

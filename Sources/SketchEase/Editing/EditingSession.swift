@@ -19,11 +19,6 @@ public final class EditingSession {
     /// Whether the session file holds the faces now in effect (false after a save failed).
     public private(set) var isSaved = true
     public let exportPath: String
-    public var sessionPath: String { SessionFile.path(forExport: exportPath) }
-    public var previewPath: String {
-        (sessionPath.parentPath as NSString)
-            .appendingPathComponent(((exportPath as NSString).lastPathComponent as NSString).deletingPathExtension + ".preview.png")
-    }
     /// Whether the photo came back from a saved session.
     public let resumed: Bool
 
@@ -36,16 +31,8 @@ public final class EditingSession {
         let photo = try Photo.load(path: file.path, pixelLimit: pixelLimit)
         fingerprint = try SourceFingerprint.of(file: file.path)
         let sessionPath = SessionFile.path(forExport: exportPath)
-        if FileManager.default.fileExists(atPath: sessionPath) {
+        if let session = try SessionFile.resume(at: sessionPath, for: file, fingerprint: fingerprint) {
             let startOver = "delete it to start this photo over"
-            let session: SessionFile
-            do { session = try SessionFile.read(from: sessionPath) } catch let error as SessionError {
-                throw SessionError(path: sessionPath, reason: .sourceChanged("\(error.reasonText); \(startOver)"))
-            }
-            guard session.source.fingerprint == fingerprint else {
-                throw SessionError(path: sessionPath, reason: .sourceChanged(
-                    "made for a different or changed photo than \(file.path) (\(startOver))"))
-            }
             do {
                 image = FilteredImage(photo: photo, history: try session.history(file: sessionPath, imageSize: photo.size))
             } catch let error as SessionError {
@@ -68,34 +55,16 @@ public final class EditingSession {
         }
     }
 
-    /// Edits made and not exported.
-    public var hasUnexportedChanges: Bool { !exported && !image.history.edits.isEmpty }
-
     /// Remembers groups and mattes between previews (`RenderMemo`).
     private let memo = RenderMemo()
 
     public var compositor: FaceCompositor { FaceCompositor(options: render, memo: memo, sideBySide: true) }
 
-    /// Applies an edit and saves the session. Returns whether a box was cut off at the photo's edge.
-    @discardableResult
-    public func perform(_ edit: Edit) throws -> Bool {
-        let clipped = try image.perform(edit)
+    /// The one way the faces change (see `FaceEditingSession`).
+    public func change<Result>(_ body: (inout EditHistory) throws -> Result) throws -> Result {
+        let result = try body(&image.history)
         try changed()
-        return clipped
-    }
-
-    @discardableResult
-    public func undo() throws -> Edit {
-        let edit = try image.undo()
-        try changed()
-        return edit
-    }
-
-    @discardableResult
-    public func redo() throws -> Edit {
-        let edit = try image.redo()
-        try changed()
-        return edit
+        return result
     }
 
     /// Finds the faces again with `options` (faces matching earlier ones keep their number and

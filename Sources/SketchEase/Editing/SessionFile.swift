@@ -123,6 +123,24 @@ public struct SessionFile: Sendable, Equatable, Codable {
         }
     }
 
+    /// The session saved for `source` (a photo or a clip, whose fingerprint is `fingerprint`) at
+    /// `path`, or nil when there is none. One that cannot be read, or was made for another
+    /// file or for this one before it changed, is refused naming it and how to start over.
+    public static func resume(at path: String, for source: InputFile, fingerprint: SourceFingerprint,
+                              clip: Bool = false) throws -> SessionFile? {
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        let startOver = "delete it to start this \(clip ? "clip" : "photo") over"
+        let session: SessionFile
+        do { session = try read(from: path) } catch let error as SessionError {
+            throw SessionError(path: path, reason: .sourceChanged("\(error.reasonText); \(startOver)"))
+        }
+        guard session.source.fingerprint == fingerprint, (session.clip != nil) == clip else {
+            throw SessionError(path: path, reason: .sourceChanged(
+                "made for a different or changed \(clip ? "file" : "photo") than \(source.path) (\(startOver))"))
+        }
+        return session
+    }
+
     /// Writes atomically (temporary file in the same folder, then rename), making the folder
     /// if needed.
     public func write(to path: String) throws {

@@ -129,13 +129,11 @@ final class EditorLoop {
             case .export: try export(all: try exportsAll(args))
             case .next, .skip: move(by: 1, skipping: command.action == .skip)
             case .previous: move(by: -1, skipping: false)
-            case .undo: try changed("undone: \(try session.undo().summary)")
-            case .redo: try changed("redone: \(try session.redo().summary)")
+            case .undo: try changed(try session.undoSaying())
+            case .redo: try changed(try session.redoSaying())
             case .detect: try redetect(args, command)
             default:
-                let edit = try makeEdit(command, args)
-                let clipped = try session.perform(edit)
-                try changed(edit.summary + (clipped ? clippedNote(edit) : ""))
+                try changed(try session.performSaying(try makeEdit(command, args)))
             }
         } catch let problem as Problem {
             complain(problem.message)
@@ -257,19 +255,8 @@ final class EditorLoop {
             }
             options.threshold = t
         }
-        let count = try session.redetect(with: detector, options: options)
-        try changed("found \(Terminal.count(count, "face")) (threshold \(options.threshold))")
+        try changed(try session.redetectSaying(with: detector, options: options))
         listFaces()
-    }
-
-    /// " (cut off at the photo's edge: now 1500×720 at 0, 0)" for the face an edit set.
-    private func clippedNote(_ edit: Edit) -> String {
-        let id: Int? = switch edit {
-        case .move(let id, _, _), .resize(let id, _, _), .add(let id, _, _): id
-        default: nil
-        }
-        guard let id, let box = session.history.face(id)?.box else { return " (cut off at the photo's edge)" }
-        return " (cut off at the photo's edge: now \(Rounding.size(box)) at \(Rounding.corner(box)))"
     }
 
     /// After any change: say what happened, refresh the preview.
