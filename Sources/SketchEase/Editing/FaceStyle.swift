@@ -12,6 +12,20 @@ public struct FaceStyle: Sendable, Equatable, Hashable, Codable {
         FaceStyle(filterID: try registry.filter(id).id, settings: try registry.settings(for: id, assignments: [:]))
     }
 
+    /// Words as a person writes a style (`pencil darkness=2 grain=0`, `--param darkness=2`):
+    /// the `key=value` assignments (a later one wins), and the other words in order.
+    public static func words(_ words: [String]) -> (others: [String], assignments: [String: String]) {
+        var others: [String] = [], assignments: [String: String] = [:]
+        for word in words {
+            if let eq = word.firstIndex(of: "="), eq != word.startIndex {
+                assignments[String(word[..<eq])] = String(word[word.index(after: eq)...])
+            } else {
+                others.append(word)
+            }
+        }
+        return (others, assignments)
+    }
+
     enum CodingKeys: String, CodingKey { case filterID = "filter", parameters }
 
     public init(from decoder: Decoder) throws {

@@ -59,13 +59,8 @@ struct StyleFlags: ParsableArguments {
     }
 
     private static func style(_ filter: String, _ parameters: [String], flag: String, registry: FilterRegistry) throws -> FaceStyle {
-        var assignments: [String: String] = [:]
-        for p in parameters {
-            guard let eq = p.firstIndex(of: "="), eq != p.startIndex else {
-                throw ValidationError("\(flag) expects key=value, got '\(p)'")
-            }
-            assignments[String(p[..<eq])] = String(p[p.index(after: eq)...])
-        }
+        let (others, assignments) = FaceStyle.words(parameters)
+        if let word = others.first { throw ValidationError("\(flag) expects key=value, got '\(word)'") }
         do {
             let f = try registry.filter(filter)
             return FaceStyle(filterID: f.id, settings: try registry.settings(for: f.id, assignments: assignments))

@@ -224,18 +224,9 @@ final class EditorLoop {
     /// `[STYLE] [key=value ...]`: a named filter with those parameters; without a name, the
     /// faces' current filter (when they share one) with the parameters changed, else the default.
     private func style(from words: [String], for ids: [Int]) throws -> FaceStyle {
-        var name: String?
-        var assignments: [String: String] = [:]
-        for word in words {
-            if let eq = word.firstIndex(of: "="), eq != word.startIndex {
-                assignments[String(word[..<eq])] = String(word[word.index(after: eq)...])
-            } else if name == nil {
-                name = word
-            } else {
-                throw Problem(message: "unexpected '\(word)': parameters are written key=value")
-            }
-        }
-        if let name {
+        let (names, assignments) = FaceStyle.words(words)
+        if names.count > 1 { throw Problem(message: "unexpected '\(names[1])': parameters are written key=value") }
+        if let name = names.first {
             let id = try registry.filter(name).id
             return FaceStyle(filterID: id, settings: try registry.settings(for: id, assignments: assignments))
         }
