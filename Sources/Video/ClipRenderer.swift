@@ -201,217 +201,61 @@ public struct ClipRenderer: Sendable {
         return Dictionary(following.map { ($0.id, $0.boxes) }, uniquingKeysWith: { a, _ in a })
     }
 
-    private enum Tracked: @unchecked Sendable {
-        case frame(VideoFrame, TrackedFrame, VipsImage?, [Int: CarriedMatte])
-        case packet(MediaPacket)
-    }
-
+    /// One pass over a clip: decode → detect and track → style → encode, each stage on its own
+    /// thread (styling on one per core), joined by small bounded queues (`DecodeStage`,
+    /// `TrackStage`, `StyleStage`, `EncodeStage`). `render` draws and writes; `track` keeps
+    /// each frame's faces and writes nothing.
     private func run(_ reader: MediaReader, report: inout ClipReport, tracks recorded: ClipTracks? = nil, stop: StopRequest,
                      progress: @escaping @Sendable (ClipProgress) -> Void,
                      follow: [Follow] = [], followed: @escaping @Sendable ([BoxFollower]) -> Void = { _ in },
                      backdrop: (@Sendable (Double) throws -> VipsImage)? = nil, mattes carrier: MatteCarrier? = nil,
-                     style: @escaping @Sendable (VideoFrame, TrackedFrame, VipsImage?, [Int: CarriedMatte]) throws -> VideoFrame?,
+                     style: @escaping StyleStage.Draw,
                      write: (MediaItem, VideoFrame?) throws -> Void, finish: () throws -> Void, abandon: () -> Void) throws {
         let start = DispatchTime.now().uptimeNanoseconds
-        let detector = recorded == nil ? try makeDetector() : nil
         try? VipsRuntime.setOperationCacheSize(0)
+        let run = StageRun()
         let depth = max(1, options.queueDepth)
-        let decoded = BoundedQueue<MediaItem>(capacity: depth)
-        let tracked = BoundedQueue<(Int, Tracked)>(capacity: depth)
-        let styled = BoundedQueue<(Int, MediaItem, VideoFrame?)>(capacity: depth)
-        let queues: [@Sendable () -> Void] = [decoded.cancel, tracked.cancel, styled.cancel]
-        let failure = Mutex<Error?>(nil)
-        let times = Mutex(ClipStageTimes())
-        let counts = Mutex((tracks: Set<Int>(), detections: 0, faceFrames: 0))
-        let fail: @Sendable (Error) -> Void = { error in
-            failure.withLock { $0 = $0 ?? error }
-            for cancel in queues { cancel() }
-        }
-        let options = self.options
+        let decoded: BoundedQueue<MediaItem> = run.queue(capacity: depth)
+        let tracked: BoundedQueue<(Int, TrackedItem)> = run.queue(capacity: depth)
+        let styled: BoundedQueue<(Int, MediaItem, VideoFrame?)> = run.queue(capacity: depth)
         let video = reader.video
+        let decode = DecodeStage(reader: reader, duration: options.duration, stop: stop)
+        let track = TrackStage(video: video, options: options, detector: recorded == nil ? try makeDetector() : nil,
+                               recorded: recorded, follow: follow, followed: followed, backdrop: backdrop, carrier: carrier)
+        let styling = StyleStage(workers: max(1, options.styleWorkers ?? ProcessInfo.processInfo.activeProcessorCount), draw: style)
+        let encode = EncodeStage { frames in
+            progress(ClipProgress(frames: frames, expectedFrames: video.estimatedFrames, seconds: seconds(since: start)))
+        }
         let group = DispatchGroup()
         let stages = DispatchQueue(label: "sketchease.clip", attributes: .concurrent)
-
-        // Decode.
-        stages.async(group: group) {
-            defer { decoded.close() }
-            do {
-                while true {
-                    // Ctrl-C on a recording: what was read is finished into a complete file.
-                    if stop.isRequested { reader.requestStop() }
-                    let t0 = DispatchTime.now().uptimeNanoseconds
-                    guard let item = try reader.next() else { return }
-                    times.withLock { $0.decode += seconds(since: t0) }
-                    if case .frame(let f) = item, let limit = options.duration, f.time >= limit {
-                        reader.requestStop()
-                        continue
-                    }
-                    guard decoded.push(item) else { return }
-                }
-            } catch { fail(error) }
-        }
-        // Detect and track.
-        stages.async(group: group) {
-            defer { tracked.close() }
-            do {
-                let frameBytes = video.width * video.height * 3 / 2
-                let tracker = FaceTracker(settings: options.tracking, frameRate: video.frameRate.value,
-                                          frameWidth: video.width, frameHeight: video.height,
-                                          maxLag: Self.heldFrameBytes / max(frameBytes, 1))
-                let scaler = FrameScaler()
-                var held: [MediaItem] = []
-                var heldStart = 0
-                var sequence = 0
-                func hand(_ item: Tracked) -> Bool {
-                    sequence += 1
-                    return tracked.push((sequence - 1, item))
-                }
-                // Hands on everything held up to each final frame: its packets, then the frame.
-                func emit(_ frames: [TrackedFrame]) throws -> Bool {
-                    for result in frames {
-                        scan: while heldStart < held.count {
-                            let item = held[heldStart]
-                            heldStart += 1
-                            switch item {
-                            case .packet(let p):
-                                guard hand(.packet(p)) else { return false }
-                            case .frame(let f):
-                                counts.withLock { c in for face in result.faces { c.tracks.insert(face.id) }; c.faceFrames += result.faces.count }
-                                // A background clip is read here, in order: its frame for this moment.
-                                let picture = try backdrop?(f.time)
-                                // Head mattes are cut here, in frame order, so every run cuts them on the same frames.
-                                let mattes = carrier?.mattes(for: result.faces, index: result.index, on: f) ?? [:]
-                                guard hand(.frame(f, result, picture, mattes)) else { return false }
-                                break scan
-                            }
-                        }
-                        if heldStart > 32 { held.removeFirst(heldStart); heldStart = 0 }
-                    }
-                    return true
-                }
-                // Boxes to follow, and the last five seconds of grey copies to follow them back through.
-                var following: [BoxFollower] = []
-                var pending = follow
-                var recent: [(frame: Int, plane: GreyPlane)] = []
-                let keep = follow.isEmpty ? 0 : Int((5 * video.frameRate.value).rounded())
-                defer { followed(following) }
-                while let item = decoded.pop() {
-                    held.append(item)
-                    guard case .frame(let frame) = item else { continue }
-                    if let recorded {
-                        // Drawn as recorded: no detection, no look-ahead.
-                        let faces = frame.index < recorded.frames.count ? recorded.frames[frame.index].faces : []
-                        guard try emit([TrackedFrame(index: frame.index, time: frame.time, faces: faces)]) else { return }
-                        continue
-                    }
-                    var found: [DetectedFace]? = nil
-                    if tracker.shouldDetect(frame: frame.index) {
-                        let t0 = DispatchTime.now().uptimeNanoseconds
-                        found = try detector?.detect(in: frame, scaler: scaler, options: options.detection)
-                        times.withLock { $0.detect += seconds(since: t0) }
-                        counts.withLock { $0.detections += 1 }
-                    }
-                    let t1 = DispatchTime.now().uptimeNanoseconds
-                    let grey = scaler.grey(of: frame, maxSide: Self.motionSide)
-                    if keep > 0 {
-                        if let previous = recent.last {
-                            for i in following.indices { following[i].step(frame: frame.index, from: previous.plane, to: grey) }
-                        }
-                        for request in pending where request.starts(on: frame) {
-                            following.append(BoxFollower(id: request.id, box: request.box, frame: frame.index, plane: grey,
-                                                         earlier: recent.reversed()))
-                        }
-                        pending.removeAll { $0.starts(on: frame) }
-                        recent.append((frame.index, grey))
-                        if recent.count > keep { recent.removeFirst(recent.count - keep) }
-                    }
-                    let out = tracker.add(frame: frame.index, time: frame.time, detections: found, grey: grey)
-                    times.withLock { $0.track += seconds(since: t1) }
-                    guard try emit(out) else { return }
-                }
-                guard try emit(tracker.finish()) else { return }
-                for item in held[heldStart...] {
-                    if case .packet(let p) = item { guard hand(.packet(p)) else { return } }
-                }
-            } catch { fail(error) }
-        }
-        // Style, on as many workers as there are cores: frames are independent once tracked.
-        let workers = max(1, options.styleWorkers ?? ProcessInfo.processInfo.activeProcessorCount)
-        if workers > 1 { try? VipsRuntime.setConcurrency(1) }
-        let running = Atomic<Int>(workers)
-        for _ in 0..<workers {
-            stages.async(group: group) {
-                defer { if running.subtract(1, ordering: .relaxed).newValue == 0 { styled.close() } }
-                do {
-                    while let (n, item) = tracked.pop() {
-                        switch item {
-                        case .packet(let p):
-                            guard styled.push((n, .packet(p), nil)) else { return }
-                        case .frame(let frame, let faces, let picture, let mattes):
-                            let t0 = DispatchTime.now().uptimeNanoseconds
-                            let companion = try style(frame, faces, picture, mattes)
-                            times.withLock { $0.style += seconds(since: t0) }
-                            guard styled.push((n, .frame(frame), companion)) else { return }
-                        }
-                    }
-                } catch { fail(error) }
-            }
-        }
-        // Encode, here.
-        var frames = 0
-        var lastEnd: Int64?
-        var firstPts: Int64?
-        // Workers finish out of order: items wait here for their turn.
-        var waiting: [Int: (MediaItem, VideoFrame?)] = [:]
-        var next = 0
-        do {
-            while let (n, arrived, companion) = styled.pop() {
-                waiting[n] = (arrived, companion)
-                while let (item, companion) = waiting.removeValue(forKey: next) {
-                    next += 1
-                    let t0 = DispatchTime.now().uptimeNanoseconds
-                    try write(item, companion)
-                    times.withLock { $0.encode += seconds(since: t0) }
-                    if case .frame(let f) = item {
-                        frames += 1
-                        // Memory the stages freed (the face network's layers, styled crops) goes back
-                        // to the system now and then, so a long clip's footprint stays where it began.
-                        if frames % 256 == 0 { VipsRuntime.releaseFreedMemory(ifResidentAbove: 0) }
-                        if firstPts == nil { firstPts = f.pts }
-                        lastEnd = f.pts + f.duration
-                        progress(ClipProgress(frames: frames, expectedFrames: video.estimatedFrames, seconds: seconds(since: start)))
-                    }
-                }
-            }
-        } catch { fail(error) }
+        stages.async(group: group) { decode.run(into: decoded, run) }
+        stages.async(group: group) { track.run(from: decoded, into: tracked, run) }
+        styling.start(from: tracked, into: styled, on: stages, group: group, run)
+        let written = encode.run(from: styled, write: write, run)   // here, on this thread
         group.wait()
-        if let error = failure.withLock({ $0 }) {
+        if let error = run.error {
             abandon()
             throw error
         }
-        if frames == 0 {
+        if written.frames == 0 {
             abandon()
             throw MediaError(path: reader.path, reason: reader.damage.readError.map { .corrupt($0) } ?? .corrupt("no video frames could be decoded"))
         }
         do {
-            let t0 = DispatchTime.now().uptimeNanoseconds
-            try finish()
-            times.withLock { $0.encode += seconds(since: t0) }
+            try run.timed(\.encode) { try finish() }
         } catch {
             abandon()
             throw error
         }
-        report.frames = frames
+        report.frames = written.frames
         report.expectedFrames = video.estimatedFrames
         report.frameSize = (video.width, video.height)
-        if let firstPts, let lastEnd { report.duration = Double(lastEnd - firstPts) * video.timeBase.value }
+        if let first = written.firstPts, let end = written.lastEnd { report.duration = Double(end - first) * video.timeBase.value }
         report.damage = reader.damage
-        report.stages = times.withLock { $0 }
-        (report.trackIDs, report.detections, report.faceFrames) = counts.withLock { ($0.tracks, $0.detections, $0.faceFrames) }
+        report.stages = run.stageTimes
+        let counts = run.faceCounts
+        (report.trackIDs, report.detections, report.faceFrames) = (counts.tracks, counts.detections, counts.faceFrames)
         report.seconds = seconds(since: start)
     }
 }
 
-private func seconds(since start: UInt64) -> Double {
-    Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-}

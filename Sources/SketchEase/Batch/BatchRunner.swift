@@ -113,7 +113,6 @@ public struct BatchRunner: Sendable {
         // memory back before the faces are drawn. (Detecting on a shrink-on-load copy before
         // decoding kept the network's ~65 MB apart from the photo's, but tiles and second
         // looks need the photo's own pixels.)
-        try Photo.inspect(path: file.path, pixelLimit: options.pixelLimit)
         let photo = try StageTimes.measure(&stages, \.decode) {
             try Photo.load(path: file.path, pixelLimit: options.pixelLimit)
         }
