@@ -114,8 +114,10 @@ public struct FaceCompositor: Sendable {
         let rect = members.map(\.1).reduce(members[0].1) { $0.union($1) }
         let faces = members.map(\.0)
         // An editor's preview redraws only the groups whose faces changed.
-        if let memo, backdrop == nil {
-            return (try memo.group(faces, on: image, options: options) { try draw(faces, in: rect, image: image, backdrop: nil) }, rect)
+        if let memo {
+            return (try memo.group(faces, on: image, behind: backdrop, options: options) {
+                try draw(faces, in: rect, image: image, backdrop: backdrop)
+            }, rect)
         }
         return (try draw(faces, in: rect, image: image, backdrop: backdrop), rect)
     }
@@ -232,7 +234,10 @@ public struct FaceCompositor: Sendable {
         let sizes = faces.map { min($0.box.width, $0.box.height) }
         let faceSize = sizes.isEmpty ? Double(min(image.width, image.height)) / 5 : sizes.reduce(0, +) / Double(sizes.count)
         let context = FilterContext(faceSize: max(faceSize, 1), seed: 0x5ce7e, backdrop: backdrop)
-        return try filter.apply(to: image, settings: style.settings, context: context)
+        guard let memo else { return try filter.apply(to: image, settings: style.settings, context: context) }
+        return try memo.background(style, on: image, faceSize: context.faceSize, backdrop: backdrop) {
+            try filter.apply(to: image, settings: style.settings, context: context)
+        }
     }
 
     /// One 8-bit mask over `crop` (the image at `rect`) for the faces `styled`, among all the

@@ -16,6 +16,17 @@ public final class RenderMemo: @unchecked Sendable {
         var image: VipsImage
         var faces: [StyledFace]
         var options: RenderOptions
+        /// The background style's drawing the group was drawn over (nil: the photo).
+        var behind: VipsImage?
+        var drawn: VipsImage
+    }
+
+    private struct Background {
+        var image: VipsImage
+        var style: FaceStyle
+        var faceSize: Double
+        /// The picture the style put in (a chroma key's backdrop), if any.
+        var backdrop: VipsImage?
         var drawn: VipsImage
     }
 
@@ -31,22 +42,49 @@ public final class RenderMemo: @unchecked Sendable {
     private let lock = NSLock()
     private var groups: [Group] = []
     private var mattes: [Matte] = []
+    private var backgrounds: [Background] = []
 
     public init() {}
 
     static func remembers(_ image: VipsImage) -> Bool { image.width * image.height <= largestPixels }
 
-    func group(_ faces: [StyledFace], on image: VipsImage, options: RenderOptions, draw: () throws -> VipsImage) throws -> VipsImage {
+    func group(_ faces: [StyledFace], on image: VipsImage, behind: VipsImage?, options: RenderOptions,
+               draw: () throws -> VipsImage) throws -> VipsImage {
         guard Self.remembers(image) else { return try draw() }
-        let found = lock.withLock { groups.lastIndex { $0.image === image && $0.options == options && $0.faces == faces }.map { groups.remove(at: $0) } }
+        let found = lock.withLock {
+            groups.lastIndex { $0.image === image && $0.behind === behind && $0.options == options && $0.faces == faces }
+                .map { groups.remove(at: $0) }
+        }
         if let found {
             lock.withLock { groups.append(found) }
             return found.drawn
         }
         let drawn = try draw()
         lock.withLock {
-            groups.append(Group(image: image, faces: faces, options: options, drawn: drawn))
+            groups.append(Group(image: image, faces: faces, options: options, behind: behind, drawn: drawn))
             if groups.count > Self.capacity { groups.removeFirst(groups.count - Self.capacity) }
+        }
+        return drawn
+    }
+
+    /// The background style drawn over `image` for faces of `faceSize` (its strokes are sized for
+    /// them): the same while only the faces' styles change, so a preview redraws the faces alone.
+    func background(_ style: FaceStyle, on image: VipsImage, faceSize: Double, backdrop: VipsImage?,
+                    draw: () throws -> VipsImage) throws -> VipsImage {
+        guard Self.remembers(image) else { return try draw() }
+        let found = lock.withLock {
+            backgrounds.lastIndex { $0.image === image && $0.style == style && $0.faceSize == faceSize && $0.backdrop === backdrop }
+                .map { backgrounds.remove(at: $0) }
+        }
+        if let found {
+            lock.withLock { backgrounds.append(found) }
+            return found.drawn
+        }
+        let drawn = try draw().inMemory()
+        lock.withLock {
+            backgrounds.append(Background(image: image, style: style, faceSize: faceSize, backdrop: backdrop, drawn: drawn))
+            // A few: each holds a drawing of the whole (reduced) photo.
+            if backgrounds.count > 4 { backgrounds.removeFirst(backgrounds.count - 4) }
         }
         return drawn
     }
