@@ -71,8 +71,8 @@ struct ClipState: Encodable, Sendable {
                   first: span[face.id]?.0, last: span[face.id]?.1, drawn: face.landmarks.isEmpty)
         }
         canUndo = history.canUndo; canRedo = history.canRedo
-        undo = history.canUndo ? history.edits[history.position - 1].summary : nil
-        redo = history.canRedo ? history.edits[history.position].summary : nil
+        undo = history.nextUndo?.summary
+        redo = history.nextRedo?.summary
         exported = session.exported && FileManager.default.fileExists(atPath: session.exportPath)
         output = session.exportPath
         self.session = session.sessionPath

@@ -54,8 +54,8 @@ struct PhotoState: Encodable, Sendable {
                  warnings: (warnings[face.id] ?? []).map { Warning(kind: $0.kind.rawValue, message: $0.message) })
         }
         canUndo = history.canUndo; canRedo = history.canRedo
-        undo = history.canUndo ? history.edits[history.position - 1].summary : nil
-        redo = history.canRedo ? history.edits[history.position].summary : nil
+        undo = history.nextUndo?.summary
+        redo = history.nextRedo?.summary
         exported = session.exported
         output = session.exportPath
         self.session = session.sessionPath

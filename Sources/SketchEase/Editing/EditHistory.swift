@@ -65,6 +65,10 @@ public struct EditHistory: Sendable, Equatable {
         return clipped
     }
 
+    /// The edit `undo` would take back, and the one `redo` would put back (nil: none).
+    public var nextUndo: Edit? { canUndo ? edits[position - 1] : nil }
+    public var nextRedo: Edit? { canRedo ? edits[position] : nil }
+
     @discardableResult
     public mutating func undo() throws -> Edit {
         guard canUndo else { throw EditError.nothingToUndo }
