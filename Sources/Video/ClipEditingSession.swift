@@ -107,7 +107,7 @@ public final class ClipEditingSession: FaceEditingSession {
     }
 
     private func renderer(styles: TrackStyles = TrackStyles(others: nil)) -> ClipRenderer {
-        let options = ClipOptions(detection: detection, tracking: tracking, render: render, encoding: encoding,
+        let options = ClipOptions(detection: detection, tracking: tracking, render: history.rendering(render), encoding: encoding,
                                   styles: styles, overwrite: true, pixelLimit: pixelLimit)
         let detector = self.detector
         return ClipRenderer(options: options) { detector }

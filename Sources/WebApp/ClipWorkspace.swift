@@ -80,7 +80,7 @@ final class ClipWorkspace: @unchecked Sendable {
     /// Frame `n` with its faces drawn as edited (with `trial`'s styles instead, for a slider
     /// being moved), at the player's size, as JPEG.
     func picture(frame n: Int, trial: (faces: [Int], style: FaceStyle?)? = nil) throws -> [UInt8] {
-        let (drawn, revision, render) = lock.withLock { (self.drawn, self.revision, session.render) }
+        let (drawn, revision, render) = lock.withLock { (self.drawn, self.revision, session.history.rendering(session.render)) }
         guard drawn.tracks.frames.indices.contains(n) else {
             throw APIError(status: .badRequest, message: "frame \(n) is past the end of the clip: it has \(drawn.tracks.frames.count) frames")
         }

@@ -41,6 +41,36 @@ import Filters
         #expect(max(preview.width, preview.height) == 1200)
     }
 
+    /// `background STYLE` draws the photo around the faces too, as an edit: exported, undone,
+    /// resumed and applied like any other.
+    @Test func theBackgroundIsAnEditLikeAnyOther() throws {
+        let out = try TestAssets.temporaryFolder("edit-background")
+        let corner = (x: 0, y: 0, width: 150, height: 150)
+        let drawn = try edit(out, "set 2 pencil\nbackground pencil grain=0\nexport\nquit\n")
+        #expect(drawn.status == 0, "\(drawn.stderr)")
+        #expect(drawn.stdout.contains("the photo around the faces: pencil (grain=0)"), "\(drawn.stdout)")
+        let whole = try VipsImage.load(path: out + "/group.png")
+        #expect(try difference(whole, original(), corner) > 15, "the corner is drawn")
+        let corner3 = try whole.crop(x: corner.x, y: corner.y, width: corner.width, height: corner.height)
+        #expect(try corner3.extractBands(0).subtract(corner3.extractBands(2)).absolute().maximum() == 0, "in grey pencil")
+        // Resumed with it; undone, the corner is the photo again; apply draws what the session says.
+        let undone = try edit(out, "undo\nexport\nquit\n")
+        #expect(undone.stdout.contains("undone: the photo around the faces: pencil (grain=0)"), "\(undone.stdout)")
+        // Read from a copy: libvips would give back the first export it loaded from that path.
+        let copy = try TestAssets.temporaryFolder("edit-background-undone") + "/group.png"
+        try FileManager.default.copyItem(atPath: out + "/group.png", toPath: copy)
+        #expect(try difference(VipsImage.load(path: copy), original(), corner) == 0)
+        let redone = try edit(out, "redo\nexport\nquit\n")
+        #expect(redone.status == 0, "\(redone.stderr)")
+        let exported = try Data(contentsOf: URL(fileURLWithPath: out + "/group.png"))
+        let again = try TestAssets.temporaryFolder("edit-background-apply")
+        #expect(try CLIRunner.run(["apply", out + "/.sketchease/group.sketchease.json", "--out", again]).status == 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: again + "/group.png")) == exported)
+        let none = try edit(out, "background none\nbackground crayon\nbackground\nquit!\n")
+        #expect(none.stdout.contains("the photo around the faces: as photographed"), "\(none.stdout)")
+        #expect(none.stderr.contains("crayon"), "\(none.stderr)")
+    }
+
     @Test func applyReproducesTheExportByteForByte() throws {
         let out = try TestAssets.temporaryFolder("edit-apply")
         let script = """

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TestSupport
 @testable import SketchEase
@@ -151,5 +152,24 @@ import TestSupport
         #expect(h.faces.map(\.id) == [2])
         try h.undo()
         #expect(h.faces == faces)
+    }
+
+    @Test func theBackgroundIsTheLastBackgroundEditInEffect() throws {
+        var h = EditHistory(detected: faces, imageSize: size)
+        let start = try FaceStyle.named("blur")
+        #expect(h.background(from: start) == start && h.background(from: nil) == nil)
+        try h.perform(.background(style: pencil))
+        try h.perform(.setStyle(faces: [1], style: dark))
+        try h.perform(.background(style: nil))
+        #expect(h.faces.map(\.box) == faces.map(\.box), "the faces are not moved")
+        #expect(h.background(from: start) == nil, "as photographed")
+        try h.undo(); try h.undo()
+        #expect(h.background(from: start) == pencil)
+        #expect(h.rendering(RenderOptions(background: start)).background == pencil)
+        try h.undo()
+        #expect(h.background(from: start) == start)
+        #expect(Edit.background(style: nil).summary == "the photo around the faces: as photographed")
+        let coded = try JSONDecoder().decode(Edit.self, from: JSONEncoder().encode(Edit.background(style: dark)))
+        #expect(coded == .background(style: dark))
     }
 }

@@ -17,6 +17,10 @@ public enum Edit: Sendable, Equatable, Codable {
     case delete(faces: [Int])
     /// Replace every face with a fresh detection; faces that match an old one keep its id and style.
     case redetect(faces: [EditableFace])
+    /// Draw the photo around the faces in a style too (nil: leave it as photographed). Blind
+    /// panels take a photo drawn whole for a drawing far more often than a face drawn into a
+    /// colour photo (docs/look-panel.md).
+    case background(style: FaceStyle?)
 
     /// A short description for the prompt ("style face 2: pencil").
     public var summary: String {
@@ -29,6 +33,7 @@ public enum Edit: Sendable, Equatable, Codable {
         case .add(let id, let box, _): return "face \(id) added at \(Rounding.corner(box)) (\(Rounding.size(box)))"
         case .delete(let ids): return "\(list(ids)) deleted"
         case .redetect(let faces): return "faces detected again (\(faces.count))"
+        case .background(let style): return "the photo around the faces: " + (style.map(\.label) ?? "as photographed")
         }
     }
 
@@ -48,6 +53,7 @@ public enum Edit: Sendable, Equatable, Codable {
             if let one = try c.decodeIfPresent(Int.self, forKey: .face) { self = .delete(faces: [one]) }
             else { self = .delete(faces: try c.decode([Int].self, forKey: .faces)) }
         case "redetect": self = .redetect(faces: try c.decode([EditableFace].self, forKey: .faces))
+        case "background": self = .background(style: try c.decodeIfPresent(FaceStyle.self, forKey: .style))
         default:
             throw DecodingError.dataCorruptedError(forKey: .kind, in: c, debugDescription: "unknown edit kind '\(kind)'")
         }
@@ -71,6 +77,8 @@ public enum Edit: Sendable, Equatable, Codable {
             try c.encode("delete", forKey: .kind); try c.encode(ids, forKey: .faces)
         case .redetect(let faces):
             try c.encode("redetect", forKey: .kind); try c.encode(faces, forKey: .faces)
+        case .background(let style):
+            try c.encode("background", forKey: .kind); try c.encodeIfPresent(style, forKey: .style)
         }
     }
 }

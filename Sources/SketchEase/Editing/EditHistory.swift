@@ -65,6 +65,22 @@ public struct EditHistory: Sendable, Equatable {
         return clipped
     }
 
+    /// The style the photo around the faces is drawn in: the last `background` edit's in effect,
+    /// else `start` (the session's own, from `--background-filter`).
+    public func background(from start: FaceStyle?) -> FaceStyle? {
+        for edit in edits[..<position].reversed() {
+            if case .background(let style) = edit { return style }
+        }
+        return start
+    }
+
+    /// The render options in effect: `options` with the background the edits chose.
+    public func rendering(_ options: RenderOptions) -> RenderOptions {
+        var options = options
+        options.background = background(from: options.background)
+        return options
+    }
+
     /// The edit `undo` would take back, and the one `redo` would put back (nil: none).
     public var nextUndo: Edit? { canUndo ? edits[position - 1] : nil }
     public var nextRedo: Edit? { canRedo ? edits[position] : nil }
@@ -118,6 +134,8 @@ public struct EditHistory: Sendable, Equatable {
         case .redetect(let fresh):
             try checkUniqueIDs(fresh)
             faces = try fresh.map { try $0.fitted(in: size) }
+        case .background:
+            break // the faces stay as they are (`background(from:)`)
         }
         return faces
     }

@@ -32,7 +32,14 @@ public struct FilteredImage: Sendable {
 
     /// The photo with every styled face drawn, full size.
     public func render(with compositor: FaceCompositor) throws -> VipsImage {
-        try compositor.render(photo.rgb, faces: styledFaces)
+        try following(compositor).render(photo.rgb, faces: styledFaces)
+    }
+
+    /// `compositor` drawing the photo around the faces as the edits chose (`Edit.background`).
+    func following(_ compositor: FaceCompositor) -> FaceCompositor {
+        var compositor = compositor
+        compositor.options = history.rendering(compositor.options)
+        return compositor
     }
 
     /// A reduced rendering (longest side at most `maxSide`) and the scale it was made at: the

@@ -9,7 +9,7 @@ extension FilteredImage {
         let faces = styledFaces.map { f in
             StyledFace(box: f.box.scaled(x: s, y: s), style: f.style, landmarks: f.landmarks.map { Point(x: $0.x * s, y: $0.y * s) })
         }
-        return try compositor.render(reduced.image, faces: faces)
+        return try following(compositor).render(reduced.image, faces: faces)
     }
 
     /// Face `id` alone drawn in `style`, on a crop around it at most `maxSide` pixels long: a

@@ -197,6 +197,12 @@ final class EditorLoop {
             return try session.addition(of: box, style: style, at: time)
         case .delete:
             return .delete(faces: try faces(args[0]))
+        case .background:
+            if args.count == 1, ["none", "photo"].contains(args[0].lowercased()) { return .background(style: nil) }
+            let (names, assignments) = FaceStyle.words(args)
+            guard names.count == 1 else { throw usage }
+            let id = try registry.filter(names[0]).id
+            return .background(style: FaceStyle(filterID: id, settings: try registry.settings(for: id, assignments: assignments)))
         default:
             throw usage
         }
@@ -350,6 +356,9 @@ final class EditorLoop {
             if position == styleAt { return registry.ids + parameterNames(of: words, at: styleAt) }
             if position > styleAt { return parameterNames(of: words, at: styleAt) }
             return []
+        case .background:
+            if words.count == 2 { return registry.ids + ["none"] }
+            return words[1] == "none" ? [] : parameterNames(of: words, at: 1)
         case .remove, .delete: return words.count == 2 ? ids + ["all"] : []
         case .move, .resize: return words.count == 2 ? ids : []
         case .filters: return words.count == 2 ? registry.ids : []

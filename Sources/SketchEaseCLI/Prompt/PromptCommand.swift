@@ -3,7 +3,7 @@ import SketchEase
 /// The commands understood at the `sketchease edit` prompt, with their help.
 struct PromptCommand: Sendable {
     enum Action: Sendable {
-        case set, remove, undo, redo, move, resize, add, delete, detect, list, report, filters, preview, export
+        case set, remove, undo, redo, move, resize, add, delete, background, detect, list, report, filters, preview, export
         case skip, next, previous, quit, help
     }
 
@@ -54,6 +54,13 @@ struct PromptCommand: Sendable {
         .init(action: .delete, name: "delete", aliases: ["del", "d"], usage: "delete FACES", arguments: 1...1,
               summary: "remove face boxes that are not faces",
               details: "FACES as for `set` (`delete 4`, `delete 2,5`, `delete all`). Other faces keep their numbers; `undo` brings them back."),
+        .init(action: .background, name: "background", aliases: ["bg"], usage: "background STYLE [key=value ...] | background none",
+              arguments: 1...64,
+              summary: "draw the photo around the faces in a style too, or leave it as photographed",
+              details: """
+                Example: `background pencil` (faces in pencil over a photo drawn in pencil: the look \
+                blind panels take for a drawing most often), `background none`. Undone like any change.
+                """),
         .init(action: .detect, name: "detect", aliases: ["redetect"], usage: "detect [THRESHOLD]", arguments: 0...1,
               summary: "find the faces again, optionally with another confidence (0-1)",
               details: "Faces found where one was before keep their number and style. Lower thresholds find more (and more false) faces; default 0.5."),
