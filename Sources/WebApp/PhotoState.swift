@@ -39,6 +39,8 @@ struct PhotoState: Encodable, Sendable {
     var session: String
     var resumed: Bool
     var threshold: Double
+    /// The style the photo around the faces is drawn in (nil: as photographed).
+    var background: FaceStyle?
     /// What the last request did, in the prompt's words.
     var message: String?
 
@@ -61,6 +63,7 @@ struct PhotoState: Encodable, Sendable {
         self.session = session.sessionPath
         resumed = session.resumed
         threshold = session.detection.threshold
+        background = history.background(from: session.render.background)
         self.message = message
     }
 }

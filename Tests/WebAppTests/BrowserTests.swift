@@ -260,4 +260,33 @@ struct BrowserTests {
         #expect(abs(middle - 0.00548) < 0.0001, "the slider's middle is stroke \(middle)")
         #expect(try browser.script("return document.querySelector('output[for=param-stroke]').textContent") as? String == "0.00548")
     }
+
+    /// "Draw the whole photo": the photo around the faces in the face's style, as an edit the
+    /// preview shows, Ctrl+Z takes back and the export and `apply` agree on.
+    @Test func thePhotoAroundTheFacesIsDrawnAtATick() throws {
+        let setup = try Self.start("serve-around")
+        defer { setup.close() }
+        let (out, browser) = (setup.out, setup.browser)
+        try browser.click(".face[data-id='2']")
+        try browser.click(".style[data-filter='ink']")
+        try browser.wait("ink on face 2", for: "return window.sketchease.state.faces.find(f => f.id === 2).style?.filter === 'ink'")
+        #expect(try browser.script("return document.getElementById('draw-whole').checked") as? Bool == false)
+        try browser.click("#draw-whole")
+        try browser.wait("the photo drawn in ink", for: "return window.sketchease.state.background?.filter === 'ink'")
+        try browser.wait("its preview", for: "return window.sketchease.previewShown === window.sketchease.state.revision")
+        #expect(try browser.script("return document.getElementById('draw-whole').checked") as? Bool == true)
+        #expect(try browser.script("return window.sketchease.state.undo") as? String == "the photo around the faces: ink")
+        try browser.screenshot(to: Self.screenshots + "/drawn-whole.png")
+        try browser.click("#export")
+        try browser.wait("the export", for: "return window.sketchease.state.exported === true")
+        let exported = try VipsImage.load(path: out + "/party.png")
+        let corner = try exported.crop(x: 0, y: 0, width: 400, height: 300)
+        #expect(try corner.extractBands(0).subtract(corner.extractBands(2)).absolute().maximum() == 0, "the corner is drawn in grey ink")
+        let again = try TestAssets.temporaryFolder("serve-around-apply")
+        #expect(try CLIRunner.run(["apply", out + "/.sketchease/party.sketchease.json", "--out", again]).status == 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: again + "/party.png")) == Data(contentsOf: URL(fileURLWithPath: out + "/party.png")))
+        try browser.keys([[WebDriver.control, "z"]])
+        try browser.wait("undone", for: "return window.sketchease.state.background === undefined || window.sketchease.state.background === null")
+        #expect(try browser.script("return document.getElementById('draw-whole').checked") as? Bool == false)
+    }
 }

@@ -152,6 +152,9 @@ function renderBar() {
   setButton('add-face', true, 'Add a box in the middle of the photo');
   setButton('redetect', true, 'Find the faces again at this threshold');
   $('threshold').disabled = false;
+  $('draw-whole').disabled = false;
+  $('draw-whole').checked = Boolean(s.background);
+  $('draw-whole').title = s.background ? `The photo around the faces is drawn in ${s.background.filter}` : 'The photo around the faces is left as photographed';
   $('share').hidden = !(navigator.canShare && navigator.canShare({ files: [new File([''], 'x.png', { type: 'image/png' })] }));
 }
 
@@ -406,6 +409,14 @@ $('split').addEventListener('input', (e) => stage.setSplit(Number(e.target.value
 $('export').addEventListener('click', exportPhoto);
 $('share').addEventListener('click', share);
 $('redetect').addEventListener('click', redetect);
+// The photo around the faces drawn in the style of the selected face (else the first styled
+// face, else pencil), or left as photographed: an edit like any other.
+$('draw-whole').addEventListener('change', (e) => {
+  if (!app.state) return;
+  const faces = app.state.faces;
+  const chosen = faces.find((f) => app.selected.includes(f.id) && f.style) || faces.find((f) => f.style);
+  edit({ kind: 'background', style: e.target.checked ? (chosen?.style || { filter: 'pencil' }) : null });
+});
 $('threshold').addEventListener('input', (e) => { $('threshold-value').textContent = Number(e.target.value).toFixed(2); });
 $('add-face').addEventListener('click', () => {
   const { width, height } = inClip() ? app.clip : app.state;
