@@ -201,8 +201,8 @@ public struct ClipRenderer: Sendable {
         return Dictionary(following.map { ($0.id, $0.boxes) }, uniquingKeysWith: { a, _ in a })
     }
 
-    /// One pass over a clip: decode → detect and track → style → encode, each stage on its own
-    /// thread (styling on one per core), joined by small bounded queues (`DecodeStage`,
+    /// One pass over a clip: decode → detect and track → style → encode, each stage on a
+    /// thread of its own (styling on one per core), joined by small bounded queues (`DecodeStage`,
     /// `TrackStage`, `StyleStage`, `EncodeStage`). `render` draws and writes; `track` keeps
     /// each frame's faces and writes nothing.
     private func run(_ reader: MediaReader, report: inout ClipReport, tracks recorded: ClipTracks? = nil, stop: StopRequest,
@@ -226,13 +226,11 @@ public struct ClipRenderer: Sendable {
         let encode = EncodeStage { frames in
             progress(ClipProgress(frames: frames, expectedFrames: video.estimatedFrames, seconds: seconds(since: start)))
         }
-        let group = DispatchGroup()
-        let stages = DispatchQueue(label: "sketchease.clip", attributes: .concurrent)
-        stages.async(group: group) { decode.run(into: decoded, run) }
-        stages.async(group: group) { track.run(from: decoded, into: tracked, run) }
-        styling.start(from: tracked, into: styled, on: stages, group: group, run)
+        run.start { decode.run(into: decoded, run) }
+        run.start { track.run(from: decoded, into: tracked, run) }
+        styling.start(from: tracked, into: styled, run)
         let written = encode.run(from: styled, write: write, run)   // here, on this thread
-        group.wait()
+        run.wait()
         if let error = run.error {
             abandon()
             throw error

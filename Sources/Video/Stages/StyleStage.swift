@@ -13,15 +13,15 @@ struct StyleStage: Sendable {
     let workers: Int
     let draw: Draw
 
-    /// Starts the workers on `queue`, in `group`; the last to finish closes `styled`.
+    /// Starts the workers (`run.start`); the last to finish closes `styled`.
     func start(from tracked: BoundedQueue<(Int, TrackedItem)>, into styled: BoundedQueue<(Int, MediaItem, VideoFrame?)>,
-               on queue: DispatchQueue, group: DispatchGroup, _ run: StageRun) {
+               _ run: StageRun) {
         // Frames in flight share the cores: one libvips thread each.
         if workers > 1 { try? VipsRuntime.setConcurrency(1) }
         let running = Atomic<Int>(workers)
         let draw = self.draw
         for _ in 0..<workers {
-            queue.async(group: group) {
+            run.start {
                 defer { if running.subtract(1, ordering: .relaxed).newValue == 0 { styled.close() } }
                 do {
                     while let (n, item) = tracked.pop() {
