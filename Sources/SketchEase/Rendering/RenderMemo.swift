@@ -51,20 +51,11 @@ public final class RenderMemo: @unchecked Sendable {
     func group(_ faces: [StyledFace], on image: VipsImage, behind: VipsImage?, options: RenderOptions,
                draw: () throws -> VipsImage) throws -> VipsImage {
         guard Self.remembers(image) else { return try draw() }
-        let found = lock.withLock {
-            groups.lastIndex { $0.image === image && $0.behind === behind && $0.options == options && $0.faces == faces }
-                .map { groups.remove(at: $0) }
-        }
-        if let found {
-            lock.withLock { groups.append(found) }
-            return found.drawn
-        }
-        let drawn = try draw()
-        lock.withLock {
-            groups.append(Group(image: image, faces: faces, options: options, behind: behind, drawn: drawn))
-            if groups.count > Self.capacity { groups.removeFirst(groups.count - Self.capacity) }
-        }
-        return drawn
+        return try recall(\.groups, keeping: Self.capacity, matching: {
+            $0.image === image && $0.behind === behind && $0.options == options && $0.faces == faces
+        }) {
+            Group(image: image, faces: faces, options: options, behind: behind, drawn: try draw())
+        }.drawn
     }
 
     /// The background style drawn over `image` for faces of `faceSize` (its strokes are sized for
@@ -72,21 +63,12 @@ public final class RenderMemo: @unchecked Sendable {
     func background(_ style: FaceStyle, on image: VipsImage, faceSize: Double, backdrop: VipsImage?,
                     draw: () throws -> VipsImage) throws -> VipsImage {
         guard Self.remembers(image) else { return try draw() }
-        let found = lock.withLock {
-            backgrounds.lastIndex { $0.image === image && $0.style == style && $0.faceSize == faceSize && $0.backdrop === backdrop }
-                .map { backgrounds.remove(at: $0) }
-        }
-        if let found {
-            lock.withLock { backgrounds.append(found) }
-            return found.drawn
-        }
-        let drawn = try draw().inMemory()
-        lock.withLock {
-            backgrounds.append(Background(image: image, style: style, faceSize: faceSize, backdrop: backdrop, drawn: drawn))
-            // A few: each holds a drawing of the whole (reduced) photo.
-            if backgrounds.count > 4 { backgrounds.removeFirst(backgrounds.count - 4) }
-        }
-        return drawn
+        // A few: each holds a drawing of the whole (reduced) photo.
+        return try recall(\.backgrounds, keeping: 4, matching: {
+            $0.image === image && $0.style == style && $0.faceSize == faceSize && $0.backdrop === backdrop
+        }) {
+            Background(image: image, style: style, faceSize: faceSize, backdrop: backdrop, drawn: try draw().inMemory())
+        }.drawn
     }
 
     func matte(for face: StyledFace, others: [StyledFace], in rect: PixelRect, of image: VipsImage, region: RenderOptions.Region,
@@ -94,21 +76,31 @@ public final class RenderMemo: @unchecked Sendable {
         guard Self.remembers(image) else { return try cut() }
         // The style does not change the matte: faces are compared by where they are.
         func same(_ a: StyledFace, _ b: StyledFace) -> Bool { a.box == b.box && a.landmarks == b.landmarks }
-        let found = lock.withLock {
-            mattes.lastIndex { m in
-                m.image === image && m.rect == rect && m.region == region && same(m.face, face)
-                    && m.others.count == others.count && zip(m.others, others).allSatisfy { same($0, $1) }
-            }.map { mattes.remove(at: $0) }
+        return try recall(\.mattes, keeping: Self.capacity, matching: { m in
+            m.image === image && m.rect == rect && m.region == region && same(m.face, face)
+                && m.others.count == others.count && zip(m.others, others).allSatisfy { same($0, $1) }
+        }) {
+            Matte(image: image, rect: rect, face: face, others: others, region: region, matte: try cut())
+        }.matte
+    }
+
+    /// The entry of `list` that `matches`, made the most recent, or one `made` now and kept with
+    /// the `capacity` most recent: what every kind of memory here does alike.
+    private func recall<Entry>(_ list: ReferenceWritableKeyPath<RenderMemo, [Entry]>, keeping capacity: Int,
+                               matching matches: (Entry) -> Bool, made make: () throws -> Entry) rethrows -> Entry {
+        let found = lock.withLock { () -> Entry? in
+            guard let i = self[keyPath: list].lastIndex(where: matches) else { return nil }
+            let entry = self[keyPath: list].remove(at: i)
+            self[keyPath: list].append(entry)
+            return entry
         }
-        if let found {
-            lock.withLock { mattes.append(found) }
-            return found.matte
-        }
-        let matte = try cut()
+        if let found { return found }
+        let entry = try make()
         lock.withLock {
-            mattes.append(Matte(image: image, rect: rect, face: face, others: others, region: region, matte: matte))
-            if mattes.count > Self.capacity { mattes.removeFirst(mattes.count - Self.capacity) }
+            self[keyPath: list].append(entry)
+            let extra = self[keyPath: list].count - capacity
+            if extra > 0 { self[keyPath: list].removeFirst(extra) }
         }
-        return matte
+        return entry
     }
 }
