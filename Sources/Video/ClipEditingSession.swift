@@ -159,7 +159,8 @@ public final class ClipEditingSession: FaceEditingSession {
     /// The one way the tracks' faces change (see `FaceEditingSession`).
     public func change<Result>(_ body: (inout EditHistory) throws -> Result) throws -> Result {
         let result = try body(&history)
-        try changed()
+        exported = false
+        try save()
         return result
     }
 
@@ -244,11 +245,6 @@ public final class ClipEditingSession: FaceEditingSession {
         var byTrack: [Int: FaceStyle?] = [:]
         for face in history.faces { byTrack[face.id] = .some(face.style) }
         return (out, TrackStyles(others: nil, byTrack: byTrack))
-    }
-
-    private func changed() throws {
-        exported = false
-        try save()
     }
 
     public func save() throws {

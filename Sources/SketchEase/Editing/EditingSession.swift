@@ -60,10 +60,12 @@ public final class EditingSession {
 
     public var compositor: FaceCompositor { FaceCompositor(options: render, memo: memo, sideBySide: true) }
 
-    /// The one way the faces change (see `FaceEditingSession`).
+    /// The one way the faces change (see `FaceEditingSession`): after it the export is out of
+    /// date and the session is saved at once.
     public func change<Result>(_ body: (inout EditHistory) throws -> Result) throws -> Result {
         let result = try body(&image.history)
-        try changed()
+        exported = false
+        try save()
         return result
     }
 
@@ -72,16 +74,11 @@ public final class EditingSession {
     public func redetect(with detector: OpenCVFaceDetector, options: DetectionOptions) throws -> Int {
         let found = try detector.detect(in: image.photo, options: options)
         let faces = image.history.redetected(found)
-        try image.perform(.redetect(faces: faces))
-        detection = options
-        try changed()
+        try change { history in
+            try history.perform(.redetect(faces: faces))
+            detection = options
+        }
         return faces.count
-    }
-
-    /// After any change the export is out of date and the session is saved at once.
-    private func changed() throws {
-        exported = false
-        try save()
     }
 
     public func save() throws {
