@@ -144,22 +144,16 @@ struct VideoCommand: ParsableCommand {
         let outcomes = zip(jobsList, started).map { job, outcome in
             outcome ?? ClipOutcome(input: job.source.path, output: job.output, result: .notStarted)
         }
-        if let report { try ClipStats(outcomes: outcomes, problems: problems, shard: selection.shard).write(to: report) }
-        let written = outcomes.filter { if case .written = $0.result { true } else { false } }.count
-        let skipped = outcomes.filter { if case .skipped = $0.result { true } else { false } }.count
-        let notStarted = started.filter { $0 == nil }.count
-        let failed = outcomes.count - written - skipped - notStarted + problems.count
-        var parts = ["\(written) written"]
-        if skipped > 0 { parts.append("\(skipped) skipped (output exists; --overwrite replaces)") }
-        if failed > 0 { parts.append("\(failed) failed") }
-        if notStarted > 0 { parts.append("\(notStarted) not started") }
-        Terminal.printErr(parts.joined(separator: ", "))
-        if notStarted > 0 {
+        // The summary is the report's own count: "2 written, 1 failed, 1 not started".
+        let stats = ClipStats(outcomes: outcomes, problems: problems, shard: selection.shard)
+        if let report { try stats.write(to: report) }
+        Terminal.printErr(stats.totals.counts)
+        if let notStarted = stats.totals.notStarted, notStarted > 0 {
             Terminal.printErr("interrupted: \(Terminal.count(notStarted, "clip")) not started; run the same command again to do "
                 + "the rest (finished clips are kept)")
             throw ExitCode(130)
         }
-        if failed > 0 { throw ExitCode.failure }
+        if stats.totals.failed > 0 { throw ExitCode.failure }
     }
 
     /// One clip to write.
