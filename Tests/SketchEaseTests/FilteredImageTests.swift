@@ -17,7 +17,7 @@ import TestSupport
         let styled = try image.render(with: compositor)
         #expect(try PixelStats.meanAbsoluteDifference(styled, photo.rgb, x: 220, y: 180, width: 80, height: 100) > 20)
         #expect(try image.render(with: compositor).pixels() == styled.pixels(), "rendering is repeatable")
-        try image.undo()
+        try image.history.undo()
         #expect(try image.render(with: compositor).pixels() == before)
         #expect(try photo.rgb.pixels() == before)
     }

@@ -20,8 +20,6 @@ public struct FilteredImage: Sendable {
 
     /// Applies an edit; returns whether a box was cut off at the photo's edge.
     @discardableResult public mutating func perform(_ edit: Edit) throws -> Bool { try history.perform(edit) }
-    @discardableResult public mutating func undo() throws -> Edit { try history.undo() }
-    @discardableResult public mutating func redo() throws -> Edit { try history.redo() }
 
     /// The styled faces to draw: faces without a style are left out.
     public var styledFaces: [StyledFace] {
