@@ -199,10 +199,9 @@ final class EditorLoop {
             return .delete(faces: try faces(args[0]))
         case .background:
             if args.count == 1, ["none", "photo"].contains(args[0].lowercased()) { return .background(style: nil) }
-            let (names, assignments) = FaceStyle.words(args)
-            guard names.count == 1 else { throw usage }
-            let id = try registry.filter(names[0]).id
-            return .background(style: FaceStyle(filterID: id, settings: try registry.settings(for: id, assignments: assignments)))
+            // A style named, as `set` takes one.
+            guard FaceStyle.words(args).others.count == 1 else { throw usage }
+            return .background(style: try style(from: args, for: []))
         default:
             throw usage
         }
