@@ -166,7 +166,11 @@ void regionMatte(const unsigned char *rgb, int width, int height, const sk_face_
     if (cv::countNonZero(core) > 0 && background > 32) {
         cv::theRNG().state = 0x5ce7e; // GrabCut's k-means starts from the thread's generator
         cv::Mat bgModel, fgModel;
-        cv::grabCut(small, mask, cv::Rect(), bgModel, fgModel, 4, cv::GC_INIT_WITH_MASK);
+        // Two rounds: GrabCut is nearly all of a matte's cost, and its cut hardly moves after the
+        // second (on 39 faces of the example photos and the bench clip, four rounds against
+        // two: the mattes 0.17 levels apart on average, at most 2.7 on one face; 69 → 42 ms a
+        // face, one thread).
+        cv::grabCut(small, mask, cv::Rect(), bgModel, fgModel, 2, cv::GC_INIT_WITH_MASK);
         fg = (mask == cv::GC_FGD) | (mask == cv::GC_PR_FGD);
         // Close small gaps (strands, glasses' rims), keep what hangs together with the face.
         int k = std::max(1, int(std::lround(frame.width * 0.06f))) | 1;
