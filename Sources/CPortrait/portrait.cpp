@@ -3,11 +3,16 @@
 #include "sk_portrait.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <exception>
 #include <vector>
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
@@ -275,6 +280,114 @@ void streamline(const cv::Mat &tx, const cv::Mat &ty, float c, float s, int x, i
     }
 }
 
+#if defined(__x86_64__)
+/// Whether the AVX2 paths may run (`sk_use_vector_instructions`).
+std::atomic<bool> vectorInstructions{true};
+
+/// Whether this processor has AVX2 (asked once) and its paths are not turned off.
+bool hasAVX2() {
+    static const bool has = __builtin_cpu_supports("avx2");
+    return has && vectorInstructions.load(std::memory_order_relaxed);
+}
+
+/// std::min(std::max(v, 0), top) as `bilinear` writes it: v < 0 ? 0 : v, then top < v ? top : v.
+__attribute__((target("avx2"), always_inline)) inline __m256 clamped(__m256 v, __m256 top) {
+    const __m256 zero = _mm256_setzero_ps();
+    v = _mm256_blendv_ps(v, zero, _mm256_cmp_ps(v, zero, _CMP_LT_OQ));
+    return _mm256_blendv_ps(v, top, _mm256_cmp_ps(top, v, _CMP_LT_OQ));
+}
+
+/// The value of `m` (float) between its four nearest pixels at eight points, as `bilinear`
+/// computes it, operation for operation.
+__attribute__((target("avx2"), always_inline)) inline __m256 bilinearEight(const cv::Mat &m, __m256 x, __m256 y) {
+    const __m256 one = _mm256_set1_ps(1.0f);
+    const __m256i plusOne = _mm256_set1_epi32(1), stride = _mm256_set1_epi32(int(m.step[0] / sizeof(float)));
+    x = clamped(x, _mm256_set1_ps(float(m.cols - 1)));
+    y = clamped(y, _mm256_set1_ps(float(m.rows - 1)));
+    __m256i x0 = _mm256_cvttps_epi32(x), y0 = _mm256_cvttps_epi32(y);
+    __m256i x1 = _mm256_min_epi32(_mm256_add_epi32(x0, plusOne), _mm256_set1_epi32(m.cols - 1));
+    __m256i y1 = _mm256_min_epi32(_mm256_add_epi32(y0, plusOne), _mm256_set1_epi32(m.rows - 1));
+    __m256 fx = _mm256_sub_ps(x, _mm256_cvtepi32_ps(x0)), fy = _mm256_sub_ps(y, _mm256_cvtepi32_ps(y0));
+    const float *data = reinterpret_cast<const float *>(m.data);
+    __m256i row0 = _mm256_mullo_epi32(y0, stride), row1 = _mm256_mullo_epi32(y1, stride);
+    __m256 a = _mm256_i32gather_ps(data, _mm256_add_epi32(row0, x0), 4);
+    __m256 b = _mm256_i32gather_ps(data, _mm256_add_epi32(row0, x1), 4);
+    __m256 c = _mm256_i32gather_ps(data, _mm256_add_epi32(row1, x0), 4);
+    __m256 d = _mm256_i32gather_ps(data, _mm256_add_epi32(row1, x1), 4);
+    __m256 restX = _mm256_sub_ps(one, fx);
+    __m256 top = _mm256_add_ps(_mm256_mul_ps(a, restX), _mm256_mul_ps(b, fx));
+    __m256 bottom = _mm256_add_ps(_mm256_mul_ps(c, restX), _mm256_mul_ps(d, fx));
+    return _mm256_add_ps(_mm256_mul_ps(top, _mm256_sub_ps(one, fy)), _mm256_mul_ps(bottom, fy));
+}
+
+/// `flowLines`' DoG across the flow at the eight pixels from (`x`, `y`) along the row, as its
+/// `dogAt` sums it, into `out` (eight floats).
+__attribute__((target("avx2"))) void dogEight(const cv::Mat &grey, const cv::Mat &tx, const cv::Mat &ty, int x, int y,
+                                              const float *across, int reach, float *out) {
+    const __m256 signBit = _mm256_set1_ps(-0.0f);
+    const float *txRow = tx.ptr<float>(y), *tyRow = ty.ptr<float>(y);
+    __m256 gx = _mm256_loadu_ps(tyRow + x), gy = _mm256_xor_ps(_mm256_loadu_ps(txRow + x), signBit);
+    __m256 px = _mm256_cvtepi32_ps(_mm256_add_epi32(_mm256_set1_epi32(x), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)));
+    __m256 py = _mm256_set1_ps(float(y));
+    __m256 sum = _mm256_setzero_ps();
+    for (int i = -reach; i <= reach; i++) {
+        __m256 step = _mm256_set1_ps(float(i));
+        __m256 value = bilinearEight(grey, _mm256_add_ps(px, _mm256_mul_ps(step, gx)), _mm256_add_ps(py, _mm256_mul_ps(step, gy)));
+        sum = _mm256_add_ps(sum, _mm256_mul_ps(_mm256_set1_ps(across[i + reach]), value));
+    }
+    _mm256_storeu_ps(out, sum);
+}
+
+/// Eight streamlines of `flowLines` walked in one AVX2 register each way, reading the DoG and
+/// the tangents with gathers: the same operations in the same order as the lane loop there, so
+/// the same sums to the bit (no fused multiply-adds). `at` holds the eight pixels' columns in
+/// row `y`; the weighted sums and their weights come back in `sumOut` and `weightOut`.
+__attribute__((target("avx2"))) void walkEight(const cv::Mat &dog, const cv::Mat &tx, const cv::Mat &ty, const int *at, int y,
+                                               int steps, const float *stepWeight, float *sumOut, float *weightOut) {
+    const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f), half = _mm256_set1_ps(0.5f);
+    const __m256 minusOne = _mm256_set1_ps(-1.0f);
+    const __m256 maxX = _mm256_set1_ps(float(dog.cols - 1)), maxY = _mm256_set1_ps(float(dog.rows - 1));
+    const __m256i dogStride = _mm256_set1_epi32(int(dog.step[0] / sizeof(float)));
+    const __m256i flowStride = _mm256_set1_epi32(int(tx.step[0] / sizeof(float)));
+    const float *txData = reinterpret_cast<const float *>(tx.data), *tyData = reinterpret_cast<const float *>(ty.data);
+    const __m256i columns = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(at));
+    const __m256i here = _mm256_add_epi32(_mm256_mullo_epi32(_mm256_set1_epi32(y), flowStride), columns);
+    const __m256i dogHere = _mm256_add_epi32(_mm256_mullo_epi32(_mm256_set1_epi32(y), dogStride), columns);
+    __m256 sum = _mm256_mul_ps(_mm256_set1_ps(stepWeight[0]), _mm256_i32gather_ps(reinterpret_cast<const float *>(dog.data), dogHere, 4));
+    __m256 weights = _mm256_set1_ps(stepWeight[0]);
+    for (float sign : {1.0f, -1.0f}) {
+        const __m256 s = _mm256_set1_ps(sign);
+        __m256 px = _mm256_cvtepi32_ps(columns), py = _mm256_set1_ps(float(y));
+        __m256 dx = _mm256_mul_ps(_mm256_i32gather_ps(txData, here, 4), s);
+        __m256 dy = _mm256_mul_ps(_mm256_i32gather_ps(tyData, here, 4), s);
+        __m256 alive = one;
+        for (int i = 1; i <= steps; i++) {
+            const __m256 w = _mm256_set1_ps(stepWeight[i]);
+            px = _mm256_add_ps(px, dx);
+            py = _mm256_add_ps(py, dy);
+            __m256 inside = _mm256_and_ps(_mm256_and_ps(_mm256_cmp_ps(px, zero, _CMP_GE_OQ), _mm256_cmp_ps(py, zero, _CMP_GE_OQ)),
+                                          _mm256_and_ps(_mm256_cmp_ps(px, maxX, _CMP_LE_OQ), _mm256_cmp_ps(py, maxY, _CMP_LE_OQ)));
+            alive = _mm256_blendv_ps(zero, alive, inside);
+            __m256 counted = _mm256_mul_ps(alive, w);
+            // The DoG between its four nearest pixels (`bilinear`).
+            sum = _mm256_add_ps(sum, _mm256_mul_ps(counted, bilinearEight(dog, px, py)));
+            weights = _mm256_add_ps(weights, counted);
+            // The tangent at the nearest pixel, turned to keep going the same way.
+            __m256 bx = clamped(px, maxX), by = clamped(py, maxY);
+            __m256i ix = _mm256_cvttps_epi32(_mm256_add_ps(bx, half)), iy = _mm256_cvttps_epi32(_mm256_add_ps(by, half));
+            __m256i cell = _mm256_add_epi32(_mm256_mullo_epi32(iy, flowStride), ix);
+            __m256 nx = _mm256_i32gather_ps(txData, cell, 4), ny = _mm256_i32gather_ps(tyData, cell, 4);
+            __m256 dot = _mm256_add_ps(_mm256_mul_ps(nx, dx), _mm256_mul_ps(ny, dy));
+            __m256 flip = _mm256_blendv_ps(one, minusOne, _mm256_cmp_ps(dot, zero, _CMP_LT_OQ));
+            dx = _mm256_mul_ps(nx, flip);
+            dy = _mm256_mul_ps(ny, flip);
+        }
+    }
+    _mm256_storeu_ps(sumOut, sum);
+    _mm256_storeu_ps(weightOut, weights);
+}
+#endif
+
 } // namespace
 
 namespace sk {
@@ -341,12 +454,28 @@ void flowLines(const unsigned char *greyBytes, int width, int height, float flow
     cv::dilate(grey, highestGrey, readable);
     cv::Mat sure = positive * lowestGrey - negative * highestGrey >= paperFrom;
     cv::Mat dog = cv::Mat::zeros(grey.size(), CV_32F); // 0 (paper) until taken
+#if defined(__x86_64__)
+    const bool vectorDoG = hasAVX2() && tx.step[0] == ty.step[0] && double(height) * double(grey.step[0]) < double(1u << 31);
+#endif
     auto takeDoG = [&](const cv::Mat &where) {
         cv::parallel_for_(cv::Range(0, height), [&](const cv::Range &rows) {
             for (int y = rows.start; y < rows.end; y++) {
                 const uint8_t *take = where.ptr<uint8_t>(y);
                 float *row = dog.ptr<float>(y);
-                for (int x = 0; x < width; x++)
+                int x = 0;
+#if defined(__x86_64__)
+                // Eight at once where any of them is wanted.
+                for (; vectorDoG && x + 8 <= width; x += 8) {
+                    uint64_t wanted;
+                    std::memcpy(&wanted, take + x, 8);
+                    if (!wanted) continue;
+                    float eight[8];
+                    dogEight(grey, tx, ty, x, y, across.data(), reach, eight);
+                    for (int k = 0; k < 8; k++)
+                        if (take[x + k]) row[x + k] = eight[k];
+                }
+#endif
+                for (; x < width; x++)
                     if (take[x]) row[x] = dogAt(x, y);
             }
         });
@@ -357,6 +486,19 @@ void flowLines(const unsigned char *greyBytes, int width, int height, float flow
     cv::erode(dog >= paperFrom, paper, streamlineReach);
     cv::dilate(~paper, read, streamlineReach);
     takeDoG(read & sure);
+    // The soft threshold of each walked pixel's mean along its streamline.
+    auto finish = [&](const int *at, int n, const float *sum, const float *weights, uint8_t *outRow) {
+        for (int l = 0; l < n; l++) {
+            float h = sum[l] / weights[l];
+            float v = h < 0 ? 1 + std::tanh(phi * h) : 1;
+            outRow[at[l]] = cv::saturate_cast<uint8_t>(v * 255);
+        }
+    };
+#if defined(__x86_64__)
+    // Eight at once in AVX2 registers where the processor has them and the gathers' offsets fit.
+    const bool vectorWalk = hasAVX2() && tx.step[0] == ty.step[0] &&
+                            double(height) * double(std::max(dog.step[0], tx.step[0])) < double(1u << 31);
+#endif
     cv::parallel_for_(cv::Range(0, height), [&](const cv::Range &rows) {
         std::vector<int> walked;
         walked.reserve(width);
@@ -374,6 +516,13 @@ void flowLines(const unsigned char *greyBytes, int width, int height, float flow
                 const int n = std::min(lanes, count - k0);
                 const int *at = walked.data() + k0;
                 float sum[lanes], weights[lanes];
+#if defined(__x86_64__)
+                if (n == lanes && vectorWalk) {
+                    walkEight(dog, tx, ty, at, y, steps, stepWeight.data(), sum, weights);
+                    finish(at, n, sum, weights, outRow);
+                    continue;
+                }
+#endif
                 for (int l = 0; l < n; l++) {
                     sum[l] = stepWeight[0] * dogRow[at[l]];
                     weights[l] = stepWeight[0];
@@ -407,11 +556,7 @@ void flowLines(const unsigned char *greyBytes, int width, int height, float flow
                         }
                     }
                 }
-                for (int l = 0; l < n; l++) {
-                    float h = sum[l] / weights[l];
-                    float v = h < 0 ? 1 + std::tanh(phi * h) : 1;
-                    outRow[at[l]] = cv::saturate_cast<uint8_t>(v * 255);
-                }
+                finish(at, n, sum, weights, outRow);
             }
         }
     });
@@ -505,4 +650,14 @@ extern "C" int sk_flow_hatching(const unsigned char *grey, const unsigned char *
 extern "C" int sk_bilateral(const unsigned char *rgb, int width, int height, float sigma_space, float sigma_colour,
                             int iterations, unsigned char *out, char *error, int error_size) {
     return guarded(error, error_size, [&] { bilateral(rgb, width, height, sigma_space, sigma_colour, iterations, out); });
+}
+
+extern "C" int sk_use_vector_instructions(int enabled) {
+#if defined(__x86_64__)
+    vectorInstructions.store(enabled != 0);
+    return hasAVX2() ? 1 : 0;
+#else
+    (void)enabled;
+    return 0;
+#endif
 }

@@ -118,6 +118,11 @@ int sk_tone_match(const unsigned char *drawing, const unsigned char *photo, int 
                   float reach, float paper_lift, float paper_chroma, unsigned char *out, char *error,
                   int error_size);
 
+/* Whether the flow lines may use the processor's vector instructions (AVX2) where it has
+ * them (the default: on). Both ways draw the same bytes; for tests and timing. Returns 1 when
+ * they are now used (asked for, and the processor has them). */
+int sk_use_vector_instructions(int enabled);
+
 #ifdef __cplusplus
 }
 #endif
