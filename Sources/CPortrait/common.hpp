@@ -60,6 +60,10 @@ inline const std::vector<double> &linearLevels() {
     return table;
 }
 
+/// Whether the AVX2 paths may run: the processor has AVX2 and `sk_use_vector_instructions`
+/// has not turned them off. They draw the same bytes as the plain loops beside them.
+bool vectorInstructions();
+
 /// Flow-based DoG lines (Kang et al. 2007) of an 8-bit grey image: 255 paper, darker ink.
 void flowLines(const unsigned char *greyBytes, int width, int height, float flowSigma, float sigmaC,
                float sigmaM, float rho, float phi, unsigned char *outBytes);

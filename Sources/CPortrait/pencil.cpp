@@ -12,6 +12,10 @@
 #include <tuple>
 #include <vector>
 
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
 #include <opencv2/imgproc.hpp>
 
 namespace {
@@ -117,6 +121,42 @@ struct TapRuns {
     }
 };
 
+#if defined(__x86_64__)
+/// `TapRuns::gather` at eight neighbouring pixels at once (`base` is the first one's centre,
+/// the others follow it in memory): each pixel's four partial sums are kept apart, one
+/// register each, and added up as `gather` adds them, so each pixel gets the same sum to the
+/// bit (no fused multiply-adds).
+__attribute__((target("avx2"))) void gatherEight(const TapRuns &line, const float *base, float *out) {
+    __m256 sum0 = _mm256_setzero_ps(), sum1 = sum0, sum2 = sum0, sum3 = sum0;
+    for (const TapRuns::Run &run : line.runs) {
+        const float *w = line.weights.data() + run.first, *v = base + run.offset;
+        for (int k = 0; k < run.count; k += 4) {
+            sum0 = _mm256_add_ps(sum0, _mm256_mul_ps(_mm256_set1_ps(w[k]), _mm256_loadu_ps(v + k)));
+            sum1 = _mm256_add_ps(sum1, _mm256_mul_ps(_mm256_set1_ps(w[k + 1]), _mm256_loadu_ps(v + k + 1)));
+            sum2 = _mm256_add_ps(sum2, _mm256_mul_ps(_mm256_set1_ps(w[k + 2]), _mm256_loadu_ps(v + k + 2)));
+            sum3 = _mm256_add_ps(sum3, _mm256_mul_ps(_mm256_set1_ps(w[k + 3]), _mm256_loadu_ps(v + k + 3)));
+        }
+    }
+    _mm256_storeu_ps(out, _mm256_add_ps(_mm256_add_ps(sum0, sum1), _mm256_add_ps(sum2, sum3)));
+}
+
+/// For eight pixels, the first of the eight directions whose sum (`sums[direction][pixel]`) is
+/// the greatest, as the scalar choice makes it (`sum > best`, in order), into `out`.
+__attribute__((target("avx2"))) void chooseEight(const float (*sums)[8], uint8_t *out) {
+    __m256 best = _mm256_loadu_ps(sums[0]);
+    __m256i index = _mm256_setzero_si256();
+    for (int i = 1; i < 8; i++) {
+        __m256 sum = _mm256_loadu_ps(sums[i]);
+        __m256 greater = _mm256_cmp_ps(sum, best, _CMP_GT_OQ);
+        best = _mm256_blendv_ps(best, sum, greater);
+        index = _mm256_blendv_epi8(index, _mm256_set1_epi32(i), _mm256_castps_si256(greater));
+    }
+    alignas(32) int32_t chosen[8];
+    _mm256_store_si256(reinterpret_cast<__m256i *>(chosen), index);
+    for (int k = 0; k < 8; k++) out[k] = uint8_t(chosen[k]);
+}
+#endif
+
 /// The value below which `fraction` of a float image's pixels lie.
 float percentile(const cv::Mat &m, float fraction) {
     std::vector<float> values(m.total());
@@ -204,20 +244,79 @@ void pencilStrokes(const cv::Mat &grey, float length, float widthPx, float gain,
         gatherRuns[i] = TapRuns(gather[i], stride, upright(i));
         drawRuns[i] = TapRuns(draw[i], stride, upright(i));
     }
+    // What each direction's line gathers around a pixel: pixels on an edge vote for the
+    // edge's own direction, noise spreads over all of them.
+    auto gathered = [&](int i, int x, int y) {
+        return upright(i) ? gatherRuns[i].gather(sourceT.ptr<float>(x + reach) + y + reach)
+                          : gatherRuns[i].gather(source.ptr<float>(y + reach) + x + reach);
+    };
+    // With AVX2, each drawing pixel's direction is chosen first, eight neighbours at a time:
+    // the upright lines' sums down the transposed copy's rows, then the others' along the
+    // rows and the choice, made as below (the first direction with the greatest sum). The
+    // drawing then goes as below, in the same order.
+    std::unique_ptr<uint8_t[]> chosen;
+#if defined(__x86_64__)
+    if (vectorInstructions()) {
+        const size_t plane = size_t(width) * height;
+        chosen.reset(new uint8_t[plane]);
+        std::unique_ptr<float[]> uprightSums(new float[3 * plane]); // directions 3, 4, 5
+        auto uprightSum = [&](int i, int x, int y) -> float & { return uprightSums[(i - 3) * plane + size_t(y) * width + x]; };
+        float eight[8];
+        for (int x = 0; x < width; x++) {
+            int y = 0;
+            for (; y + 8 <= height; y += 8) {
+                bool any = false;
+                for (int k = 0; k < 8 && !any; k++) any = g.at<float>(y + k, x) > 0;
+                if (!any) continue;
+                for (int i = 3; i <= 5; i++) {
+                    gatherEight(gatherRuns[i], sourceT.ptr<float>(x + reach) + y + reach, eight);
+                    for (int k = 0; k < 8; k++) uprightSum(i, x, y + k) = eight[k];
+                }
+            }
+            for (; y < height; y++)
+                if (g.at<float>(y, x) > 0)
+                    for (int i = 3; i <= 5; i++) uprightSum(i, x, y) = gathered(i, x, y);
+        }
+        for (int y = 0; y < height; y++) {
+            const float *row = g.ptr<float>(y);
+            uint8_t *best = chosen.get() + size_t(y) * width;
+            int x = 0;
+            for (; x + 8 <= width; x += 8) {
+                if (std::none_of(row + x, row + x + 8, [](float v) { return v > 0; })) continue;
+                float sums[directions][8];
+                for (int i = 0; i < directions; i++) {
+                    if (upright(i)) std::copy(&uprightSum(i, x, y), &uprightSum(i, x, y) + 8, sums[i]);
+                    else gatherEight(gatherRuns[i], source.ptr<float>(y + reach) + x + reach, sums[i]);
+                }
+                chooseEight(sums, best + x);
+            }
+            for (; x < width; x++) {
+                if (row[x] <= 0) continue;
+                int b = 0;
+                float bestSum = 0;
+                for (int i = 0; i < directions; i++) {
+                    float sum = upright(i) ? uprightSum(i, x, y) : gathered(i, x, y);
+                    if (i == 0 || sum > bestSum) { b = i; bestSum = sum; }
+                }
+                best[x] = uint8_t(b);
+            }
+        }
+    }
+#endif
     for (int y = 0; y < height; y++) {
         const float *row = g.ptr<float>(y);
         for (int x = 0; x < width; x++) {
             float v = row[x];
             if (v <= 0) continue;
-            // The direction whose line gathers the most gradient around the pixel: pixels on
-            // an edge vote for the edge's own direction, noise spreads over all of them.
-            const float *around = source.ptr<float>(y + reach) + x + reach;
-            const float *aroundT = sourceT.ptr<float>(x + reach) + y + reach;
             int best = 0;
-            float bestSum = 0;
-            for (int i = 0; i < directions; i++) {
-                float sum = gatherRuns[i].gather(upright(i) ? aroundT : around);
-                if (i == 0 || sum > bestSum) { best = i; bestSum = sum; }
+            if (chosen) {
+                best = chosen[size_t(y) * width + x];
+            } else {
+                float bestSum = 0;
+                for (int i = 0; i < directions; i++) {
+                    float sum = gathered(i, x, y);
+                    if (i == 0 || sum > bestSum) { best = i; bestSum = sum; }
+                }
             }
             if (upright(best)) drawRuns[best].draw(drawnT.ptr<float>(x + reach) + y + reach, v);
             else drawRuns[best].draw(drawn.ptr<float>(y + reach) + x + reach, v);

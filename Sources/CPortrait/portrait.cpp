@@ -281,14 +281,6 @@ void streamline(const cv::Mat &tx, const cv::Mat &ty, float c, float s, int x, i
 }
 
 #if defined(__x86_64__)
-/// Whether the AVX2 paths may run (`sk_use_vector_instructions`).
-std::atomic<bool> vectorInstructions{true};
-
-/// Whether this processor has AVX2 (asked once) and its paths are not turned off.
-bool hasAVX2() {
-    static const bool has = __builtin_cpu_supports("avx2");
-    return has && vectorInstructions.load(std::memory_order_relaxed);
-}
 
 /// std::min(std::max(v, 0), top) as `bilinear` writes it: v < 0 ? 0 : v, then top < v ? top : v.
 __attribute__((target("avx2"), always_inline)) inline __m256 clamped(__m256 v, __m256 top) {
@@ -455,7 +447,7 @@ void flowLines(const unsigned char *greyBytes, int width, int height, float flow
     cv::Mat sure = positive * lowestGrey - negative * highestGrey >= paperFrom;
     cv::Mat dog = cv::Mat::zeros(grey.size(), CV_32F); // 0 (paper) until taken
 #if defined(__x86_64__)
-    const bool vectorDoG = hasAVX2() && tx.step[0] == ty.step[0] && double(height) * double(grey.step[0]) < double(1u << 31);
+    const bool vectorDoG = vectorInstructions() && tx.step[0] == ty.step[0] && double(height) * double(grey.step[0]) < double(1u << 31);
 #endif
     auto takeDoG = [&](const cv::Mat &where) {
         cv::parallel_for_(cv::Range(0, height), [&](const cv::Range &rows) {
@@ -496,7 +488,7 @@ void flowLines(const unsigned char *greyBytes, int width, int height, float flow
     };
 #if defined(__x86_64__)
     // Eight at once in AVX2 registers where the processor has them and the gathers' offsets fit.
-    const bool vectorWalk = hasAVX2() && tx.step[0] == ty.step[0] &&
+    const bool vectorWalk = vectorInstructions() && tx.step[0] == ty.step[0] &&
                             double(height) * double(std::max(dog.step[0], tx.step[0])) < double(1u << 31);
 #endif
     cv::parallel_for_(cv::Range(0, height), [&](const cv::Range &rows) {
@@ -652,12 +644,21 @@ extern "C" int sk_bilateral(const unsigned char *rgb, int width, int height, flo
     return guarded(error, error_size, [&] { bilateral(rgb, width, height, sigma_space, sigma_colour, iterations, out); });
 }
 
-extern "C" int sk_use_vector_instructions(int enabled) {
+namespace {
+/// Whether the AVX2 paths are allowed (`sk_use_vector_instructions`).
+std::atomic<bool> vectorInstructionsAllowed{true};
+} // namespace
+
+bool sk::vectorInstructions() {
 #if defined(__x86_64__)
-    vectorInstructions.store(enabled != 0);
-    return hasAVX2() ? 1 : 0;
+    static const bool has = __builtin_cpu_supports("avx2");
+    return has && vectorInstructionsAllowed.load(std::memory_order_relaxed);
 #else
-    (void)enabled;
-    return 0;
+    return false;
 #endif
+}
+
+extern "C" int sk_use_vector_instructions(int enabled) {
+    vectorInstructionsAllowed.store(enabled != 0);
+    return sk::vectorInstructions() ? 1 : 0;
 }
