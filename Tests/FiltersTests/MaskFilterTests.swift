@@ -121,4 +121,19 @@ import Vips
         // Below the mouth, along the eye–mouth direction.
         #expect(beard.centre.y > frame.mouthCentre.y)
     }
+
+    /// A clip draws the same sticker at nearly the same size on every frame: it is shrunk once
+    /// per size step (an eighth of an octave), and another picture never gets its shrunk copy.
+    @Test func stickersAreShrunkOncePerSizeStep() throws {
+        let nose = try StickerLibrary.sticker(for: .nose), eye = try StickerLibrary.sticker(for: .eyes)
+        let first = try StickerPlacement.shrunk(nose, toAbout: 40)
+        #expect(try StickerPlacement.shrunk(nose, toAbout: 41) === first)
+        #expect(first.width >= 41 && first.width <= 44, "\(first.width)")
+        #expect(try StickerPlacement.shrunk(nose, toAbout: 60) !== first)
+        #expect(try StickerPlacement.shrunk(eye, toAbout: 40) !== first)
+        // A picture made now, the same size as one kept, gets its own copy.
+        let fresh = try VipsImage.solid(width: nose.width, height: nose.height, pixel: [0, 0, 255, 255]).cast(.uchar)
+        let shrunk = try StickerPlacement.shrunk(fresh, toAbout: 40)
+        #expect(try shrunk.extractBands(2).average() > 250 && shrunk.extractBands(0).maximum() == 0)
+    }
 }

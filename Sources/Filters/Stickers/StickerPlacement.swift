@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Vips
 
 /// Where one sticker goes: its centre, its width and its turn, in the pixels of the image it
@@ -40,16 +41,27 @@ public struct StickerPlacement: Sendable, Equatable {
     /// Draws `sticker` (4-band sRGB with alpha) over `base` (3-band 8-bit sRGB), which keeps
     /// its size; parts of the sticker beyond the edge are cut off.
     public func draw(_ sticker: VipsImage, over base: VipsImage) throws -> VipsImage {
-        guard width >= 1, sticker.width > 0 else { return base }
-        // Premultiplied alpha, so resampling never drags the colour of transparent pixels
-        // into the sticker's rim.
-        var art = try sticker.cast(.float).premultiplied()
-        let scale = width / Double(sticker.width)
-        if scale < 0.9 {
-            // Shrink with a proper filter first; the turn below then only resamples at ~1:1.
-            art = try art.resize(scale: scale)
+        try Self.draw([(self, sticker)], over: base)
+    }
+
+    /// Draws each placement's sticker over `base` in order (later ones on top), in one pass:
+    /// the picture is turned to floating point and back once, not once per sticker.
+    public static func draw(_ stickers: [(StickerPlacement, VipsImage)], over base: VipsImage) throws -> VipsImage {
+        var drawn: VipsImage?
+        for (placement, sticker) in stickers {
+            guard let (placed, x, y) = try placement.placed(sticker, within: base.width, base.height) else { continue }
+            drawn = try (drawn ?? base.cast(.float)).composited(placed, x: x, y: y, premultiplied: true)
         }
-        let rest = width / Double(art.width)
+        guard let drawn else { return base }
+        return try drawn.extractBands(0, count: 3).cast(.uchar).reinterpreted(as: .srgb)
+    }
+
+    /// The sticker turned and sized for this placement (premultiplied float), and where its
+    /// corner goes on a picture `width` × `height`; nil when it is too small or lands outside.
+    func placed(_ sticker: VipsImage, within width: Int, _ height: Int) throws -> (VipsImage, Int, Int)? {
+        guard self.width >= 1, sticker.width > 0 else { return nil }
+        let art = try Self.shrunk(sticker, toAbout: self.width)
+        let rest = self.width / Double(art.width)
         let t = degrees * .pi / 180
         let (c, s) = (cos(t) * rest, sin(t) * rest)
         let halfW = Double(art.width) / 2, halfH = Double(art.height) / 2
@@ -60,11 +72,42 @@ public struct StickerPlacement: Sendable, Equatable {
         let top = Int((corners.map(\.y).min()! - 1).rounded(.down))
         let right = Int((corners.map(\.x).max()! + 1).rounded(.up))
         let bottom = Int((corners.map(\.y).max()! + 1).rounded(.up))
-        guard right > 0, bottom > 0, left < base.width, top < base.height else { return base }
+        guard right > 0, bottom > 0, left < width, top < height else { return nil }
         let placed = try art.affine([c, -s, s, c], from: SIMD2(-halfW, -halfH),
                                     to: SIMD2(centre.x - Double(left), centre.y - Double(top)),
                                     area: [0, 0, right - left, bottom - top], premultiplied: true)
-        let drawn = try base.cast(.float).composited(placed, x: left, y: top, premultiplied: true)
-        return try drawn.extractBands(0, count: 3).cast(.uchar).reinterpreted(as: .srgb)
+        return (placed, left, top)
+    }
+
+    /// Stickers premultiplied (so resampling never drags the colour of transparent pixels into
+    /// a sticker's rim) and shrunk with a proper filter, kept by picture and width: a clip or
+    /// Live draws the same sticker at nearly the same size frame after frame, and shrinking a
+    /// 512 px drawing for every sticker of every frame was most of the style's cost.
+    /// (Each entry holds its sticker, so no other picture can take its identity while kept.)
+    private static let prepared = Mutex<[PreparedKey: (sticker: VipsImage, art: VipsImage)]>([:])
+    private struct PreparedKey: Hashable {
+        let sticker: ObjectIdentifier
+        let width: Int
+    }
+    /// At most this many prepared stickers are kept (a few sizes of a few stickers per face).
+    static let preparedKept = 64
+
+    /// `sticker` premultiplied in floating point, shrunk (when it is more than a tenth larger)
+    /// to the width `width` rounds up to, in steps of an eighth of an octave: the turn then only
+    /// resamples at 0.92...1 of that.
+    static func shrunk(_ sticker: VipsImage, toAbout width: Double) throws -> VipsImage {
+        let steps = (8 * log2(max(width, 1))).rounded(.up)
+        let rounded = Int(exp2(steps / 8).rounded(.up))
+        let shrinks = Double(rounded) < 0.9 * Double(sticker.width)
+        let key = PreparedKey(sticker: ObjectIdentifier(sticker), width: shrinks ? rounded : 0)
+        if let hit = prepared.withLock({ $0[key] }), hit.sticker === sticker { return hit.art }
+        var art = try sticker.cast(.float).premultiplied()
+        if shrinks { art = try art.resize(scale: Double(rounded) / Double(sticker.width)) }
+        let made = try art.inMemory()
+        prepared.withLock { table in
+            if table.count >= preparedKept { table.removeAll() }
+            table[key] = (sticker, made)
+        }
+        return made
     }
 }

@@ -34,7 +34,7 @@ public struct MaskFilter: SketchFilter {
     public func apply(to crop: VipsImage, settings: FilterSettings, context: FilterContext) throws -> VipsImage {
         let features = settings.list("features").compactMap(FacialFeature.init(rawValue:))
         let folder = settings.text("stickers")
-        var out = crop
+        var stickers: [(StickerPlacement, VipsImage)] = []
         for face in context.faces {
             let frame = LandmarkFrame(landmarks: face.landmarks)
                 ?? LandmarkFrame(estimatedIn: (face.x, face.y, face.width, face.height))
@@ -43,11 +43,11 @@ public struct MaskFilter: SketchFilter {
                 let sticker = try StickerLibrary.sticker(for: feature, folder: folder)
                 let scale = settings.number(feature.scaleParameter)
                 for placement in StickerPlacement.placements(for: feature, in: frame, scale: scale) {
-                    out = try placement.draw(sticker, over: out)
+                    stickers.append((placement, sticker))
                 }
             }
         }
-        return out
+        return try StickerPlacement.draw(stickers, over: crop)
     }
 
     private func drawingOrder(_ feature: FacialFeature) -> Int {
