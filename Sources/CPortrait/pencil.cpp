@@ -259,7 +259,8 @@ void pencilStrokes(const cv::Mat &grey, float length, float widthPx, float gain,
     if (vectorInstructions()) {
         const size_t plane = size_t(width) * height;
         chosen.reset(new uint8_t[plane]);
-        std::unique_ptr<float[]> uprightSums(new float[3 * plane]); // directions 3, 4, 5
+        // Directions 3, 4, 5; zeroed, as a block copies all eight pixels' sums, drawing or not.
+        std::unique_ptr<float[]> uprightSums(new float[3 * plane]());
         auto uprightSum = [&](int i, int x, int y) -> float & { return uprightSums[(i - 3) * plane + size_t(y) * width + x]; };
         float eight[8];
         for (int x = 0; x < width; x++) {
