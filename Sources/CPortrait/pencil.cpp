@@ -244,11 +244,21 @@ void pencilStrokes(const cv::Mat &grey, float length, float widthPx, float gain,
         gatherRuns[i] = TapRuns(gather[i], stride, upright(i));
         drawRuns[i] = TapRuns(draw[i], stride, upright(i));
     }
-    // What each direction's line gathers around a pixel: pixels on an edge vote for the
-    // edge's own direction, noise spreads over all of them.
+    // What each direction's line gathers around a pixel, and the first direction that gathers
+    // the most (`sum(i)`): pixels on an edge vote for the edge's own direction, noise spreads
+    // over all of them.
     auto gathered = [&](int i, int x, int y) {
         return upright(i) ? gatherRuns[i].gather(sourceT.ptr<float>(x + reach) + y + reach)
                           : gatherRuns[i].gather(source.ptr<float>(y + reach) + x + reach);
+    };
+    auto choice = [&](auto sum) {
+        int best = 0;
+        float bestSum = 0;
+        for (int i = 0; i < directions; i++) {
+            float s = sum(i);
+            if (i == 0 || s > bestSum) { best = i; bestSum = s; }
+        }
+        return best;
     };
     // With AVX2, each drawing pixel's direction is chosen first, eight neighbours at a time:
     // the upright lines' sums down the transposed copy's rows, then the others' along the
@@ -291,16 +301,8 @@ void pencilStrokes(const cv::Mat &grey, float length, float widthPx, float gain,
                 }
                 chooseEight(sums, best + x);
             }
-            for (; x < width; x++) {
-                if (row[x] <= 0) continue;
-                int b = 0;
-                float bestSum = 0;
-                for (int i = 0; i < directions; i++) {
-                    float sum = upright(i) ? uprightSum(i, x, y) : gathered(i, x, y);
-                    if (i == 0 || sum > bestSum) { b = i; bestSum = sum; }
-                }
-                best[x] = uint8_t(b);
-            }
+            for (; x < width; x++)
+                if (row[x] > 0) best[x] = uint8_t(choice([&](int i) { return upright(i) ? uprightSum(i, x, y) : gathered(i, x, y); }));
         }
     }
 #endif
@@ -309,16 +311,7 @@ void pencilStrokes(const cv::Mat &grey, float length, float widthPx, float gain,
         for (int x = 0; x < width; x++) {
             float v = row[x];
             if (v <= 0) continue;
-            int best = 0;
-            if (chosen) {
-                best = chosen[size_t(y) * width + x];
-            } else {
-                float bestSum = 0;
-                for (int i = 0; i < directions; i++) {
-                    float sum = gathered(i, x, y);
-                    if (i == 0 || sum > bestSum) { best = i; bestSum = sum; }
-                }
-            }
+            int best = chosen ? chosen[size_t(y) * width + x] : choice([&](int i) { return gathered(i, x, y); });
             if (upright(best)) drawRuns[best].draw(drawnT.ptr<float>(x + reach) + y + reach, v);
             else drawRuns[best].draw(drawn.ptr<float>(y + reach) + x + reach, v);
         }

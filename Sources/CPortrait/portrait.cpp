@@ -289,13 +289,11 @@ __attribute__((target("avx2"), always_inline)) inline __m256 clamped(__m256 v, _
     return _mm256_blendv_ps(v, top, _mm256_cmp_ps(top, v, _CMP_LT_OQ));
 }
 
-/// The value of `m` (float) between its four nearest pixels at eight points, as `bilinear`
-/// computes it, operation for operation.
-__attribute__((target("avx2"), always_inline)) inline __m256 bilinearEight(const cv::Mat &m, __m256 x, __m256 y) {
+/// The value of `m` (float) between its four nearest pixels at eight points already clamped to
+/// its edges, as `bilinear` computes it, operation for operation.
+__attribute__((target("avx2"), always_inline)) inline __m256 bilinearEightInside(const cv::Mat &m, __m256 x, __m256 y) {
     const __m256 one = _mm256_set1_ps(1.0f);
     const __m256i plusOne = _mm256_set1_epi32(1), stride = _mm256_set1_epi32(int(m.step[0] / sizeof(float)));
-    x = clamped(x, _mm256_set1_ps(float(m.cols - 1)));
-    y = clamped(y, _mm256_set1_ps(float(m.rows - 1)));
     __m256i x0 = _mm256_cvttps_epi32(x), y0 = _mm256_cvttps_epi32(y);
     __m256i x1 = _mm256_min_epi32(_mm256_add_epi32(x0, plusOne), _mm256_set1_epi32(m.cols - 1));
     __m256i y1 = _mm256_min_epi32(_mm256_add_epi32(y0, plusOne), _mm256_set1_epi32(m.rows - 1));
@@ -310,6 +308,11 @@ __attribute__((target("avx2"), always_inline)) inline __m256 bilinearEight(const
     __m256 top = _mm256_add_ps(_mm256_mul_ps(a, restX), _mm256_mul_ps(b, fx));
     __m256 bottom = _mm256_add_ps(_mm256_mul_ps(c, restX), _mm256_mul_ps(d, fx));
     return _mm256_add_ps(_mm256_mul_ps(top, _mm256_sub_ps(one, fy)), _mm256_mul_ps(bottom, fy));
+}
+
+/// `bilinearEightInside` at eight points clamped to `m`'s edges first, as `bilinear` clamps.
+__attribute__((target("avx2"), always_inline)) inline __m256 bilinearEight(const cv::Mat &m, __m256 x, __m256 y) {
+    return bilinearEightInside(m, clamped(x, _mm256_set1_ps(float(m.cols - 1))), clamped(y, _mm256_set1_ps(float(m.rows - 1))));
 }
 
 /// `flowLines`' DoG across the flow at the eight pixels from (`x`, `y`) along the row, as its
@@ -361,11 +364,11 @@ __attribute__((target("avx2"))) void walkEight(const cv::Mat &dog, const cv::Mat
                                           _mm256_and_ps(_mm256_cmp_ps(px, maxX, _CMP_LE_OQ), _mm256_cmp_ps(py, maxY, _CMP_LE_OQ)));
             alive = _mm256_blendv_ps(zero, alive, inside);
             __m256 counted = _mm256_mul_ps(alive, w);
-            // The DoG between its four nearest pixels (`bilinear`).
-            sum = _mm256_add_ps(sum, _mm256_mul_ps(counted, bilinearEight(dog, px, py)));
-            weights = _mm256_add_ps(weights, counted);
-            // The tangent at the nearest pixel, turned to keep going the same way.
+            // The DoG between its four nearest pixels (`bilinear`), and the tangent at the
+            // nearest, turned to keep going the same way; both where the point is clamped to.
             __m256 bx = clamped(px, maxX), by = clamped(py, maxY);
+            sum = _mm256_add_ps(sum, _mm256_mul_ps(counted, bilinearEightInside(dog, bx, by)));
+            weights = _mm256_add_ps(weights, counted);
             __m256i ix = _mm256_cvttps_epi32(_mm256_add_ps(bx, half)), iy = _mm256_cvttps_epi32(_mm256_add_ps(by, half));
             __m256i cell = _mm256_add_epi32(_mm256_mullo_epi32(iy, flowStride), ix);
             __m256 nx = _mm256_i32gather_ps(txData, cell, 4), ny = _mm256_i32gather_ps(tyData, cell, 4);

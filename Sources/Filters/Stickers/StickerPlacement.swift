@@ -38,14 +38,9 @@ public struct StickerPlacement: Sendable, Equatable {
         }
     }
 
-    /// Draws `sticker` (4-band sRGB with alpha) over `base` (3-band 8-bit sRGB), which keeps
-    /// its size; parts of the sticker beyond the edge are cut off.
-    public func draw(_ sticker: VipsImage, over base: VipsImage) throws -> VipsImage {
-        try Self.draw([(self, sticker)], over: base)
-    }
-
-    /// Draws each placement's sticker over `base` in order (later ones on top), in one pass:
-    /// the picture is turned to floating point and back once, not once per sticker.
+    /// Draws each placement's sticker (4-band sRGB with alpha) over `base` (3-band 8-bit sRGB),
+    /// which keeps its size, in order (later ones on top); parts beyond the edge are cut off.
+    /// One pass: the picture is turned to floating point and back once, not once per sticker.
     public static func draw(_ stickers: [(StickerPlacement, VipsImage)], over base: VipsImage) throws -> VipsImage {
         var drawn: VipsImage?
         for (placement, sticker) in stickers {
