@@ -448,9 +448,12 @@ std::shared_ptr<const TextureTile> textureTile(float length, float widthPx, floa
     auto tile = std::make_shared<TextureTile>();
     tile->side = side;
     tile->exponent.resize(bytes.size());
+    // The tile's bytes take 256 values: their logs are taken once each, not once a pixel.
+    float logOf[256];
+    for (int level = 0; level < 256; level++) logOf[level] = std::log(level / 255.0f);
     double sum = 0;
     for (size_t i = 0; i < bytes.size(); i++) {
-        tile->exponent[i] = std::log(bytes[i] / 255.0f);
+        tile->exponent[i] = logOf[bytes[i]];
         sum += tile->exponent[i];
     }
     float meanLog = std::min(-0.01f, float(sum / double(bytes.size())));
