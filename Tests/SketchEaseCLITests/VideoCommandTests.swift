@@ -192,8 +192,9 @@ import Vips
         #expect(try TestClips.frameTimes(out + "/clip.mp4").count == 60)
     }
 
-    /// Ctrl-C during the first of two clips: it is finished, the second is not begun (it was
-    /// opened and "damaged or truncated" before), and a rerun does the rest.
+    /// Ctrl-C during the first of two clips: it is finished whole (it was cut at the Ctrl-C, kept
+    /// under its real name and skipped by the rerun; and a Ctrl-C before its first frame made
+    /// it "damaged or truncated"), the second is not begun, and a rerun does the rest.
     @Test func ctrlCFinishesTheClipUnderWayAndStartsNoOther() throws {
         let folder = try TestAssets.temporaryFolder("video-interrupt")
         let clips = folder + "/clips"
@@ -214,7 +215,7 @@ import Vips
         #expect(status == 130, "\(stderr)")
         #expect(stderr.contains("1 written, 1 not started"), "\(stderr)")
         #expect(!stderr.contains("error:"), "\(stderr)")
-        #expect(FileManager.default.fileExists(atPath: out + "/a.mp4"))
+        #expect(try TestClips.frameTimes(out + "/a.mp4").count == 60, "the clip under way is finished to its end")
         #expect(!FileManager.default.fileExists(atPath: out + "/b.mp4"))
         let stats = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any]
         #expect((stats?["clips"] as? [[String: Any]])?.map { $0["status"] as? String } == ["written", "not started"])

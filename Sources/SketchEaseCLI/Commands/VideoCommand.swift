@@ -124,8 +124,11 @@ struct VideoCommand: ParsableCommand {
         }
         let renderer = ClipRenderer(options: options, makeDetector: try detection.detectors())
         let stop = StopRequest()
+        let inputsAreLive = jobsList.contains { $0.source.isLive }
         let interrupt = Interrupt {
-            Terminal.printErr("\nstopping: finishing the output (Ctrl-C again to quit at once)")
+            Terminal.printErr(inputsAreLive
+                ? "\nstopping: finishing the recording (Ctrl-C again to quit at once)"
+                : "\nstopping after the clips under way, starting no other (Ctrl-C again to quit at once)")
             stop.request()
         }
         defer { interrupt.cancel() }
@@ -169,6 +172,10 @@ struct VideoCommand: ParsableCommand {
     static func process(_ job: Job, renderer: ClipRenderer, stop: StopRequest,
                         progress: @escaping @Sendable (ClipProgress) -> Void) -> ClipOutcome {
         let (source, output) = (job.source, job.output)
+        // A stop ends a recording, whose file is then completed. A clip read from a file is
+        // finished whole: cut short, it would be kept under its real name and the next run,
+        // told to "do the rest", would skip it (a second Ctrl-C quits with nothing written).
+        let stop = source.isLive ? stop : StopRequest()
         do {
             var renderer = renderer
             var tracks: ClipTracks?
