@@ -64,6 +64,29 @@ inline const std::vector<double> &linearLevels() {
 /// has not turned them off. They draw the same bytes as the plain loops beside them.
 bool vectorInstructions();
 
+/// The gaussian blur libvips' `gaussblur` (minimum amplitude 0.05) gives, with the border
+/// reflected: the same reach, so layers match what the styles' libvips steps compute.
+void blurred(const cv::Mat &in, cv::Mat &out, double sigma);
+
+/// The grey of an RGB image as libvips' "b-w" gives it: luminance in linear light, sRGB-encoded.
+cv::Mat greyOf(const unsigned char *rgb, int width, int height);
+
+/// The shared noise tile (8-bit, 128 + 30 x N(0, 1), `side` square) and a face's point in it.
+struct NoiseWindow {
+    const unsigned char *bytes;
+    int side;
+    int x, y;
+};
+
+/// Paper grain at unit deviation (float, width x height): the face's window of the noise tile,
+/// moved by `origin` (where the crop's corner lies on the canvas), softened by `grainSize`.
+cv::Mat paperGrain(const NoiseWindow &noise, cv::Point origin, float grainSize, int width, int height);
+
+/// Smooth noise at unit deviation, blobs about `grainSize` pixels across: a coarse grid of the
+/// tile laid from the canvas's corner, softened and enlarged, so a part of a picture gets what
+/// the whole has there.
+cv::Mat smoothNoise(const NoiseWindow &noise, cv::Point origin, float grainSize, int width, int height);
+
 /// Flow-based DoG lines (Kang et al. 2007) of an 8-bit grey image: 255 paper, darker ink.
 void flowLines(const unsigned char *greyBytes, int width, int height, float flowSigma, float sigmaC,
                float sigmaM, float rho, float phi, unsigned char *outBytes);

@@ -470,41 +470,6 @@ cv::Point tileOffset(unsigned seed, int side) {
 
 // MARK: The whole drawing
 
-/// The gaussian blur libvips' `gaussblur` (minimum amplitude 0.05) gives, with the border
-/// reflected: the same reach, so layers match what the styles' libvips steps compute.
-void blurred(const cv::Mat &in, cv::Mat &out, double sigma) {
-    if (sigma < 0.3) {
-        in.copyTo(out);
-        return;
-    }
-    int radius = std::max(1, int(std::ceil(sigma * std::sqrt(2 * std::log(20.0)))) - 1);
-    cv::GaussianBlur(in, out, cv::Size(2 * radius + 1, 2 * radius + 1), sigma, sigma, cv::BORDER_REFLECT);
-}
-
-/// The grey of an RGB image as libvips' "b-w" gives it: luminance in linear light, sRGB-encoded.
-cv::Mat greyOf(const unsigned char *rgb, int width, int height) {
-    static const std::vector<float> linear = [] {
-        std::vector<float> table(256);
-        for (int i = 0; i < 256; i++) table[i] = float(linearLevels()[i]);
-        return table;
-    }();
-    static const std::vector<unsigned char> level = [] {
-        std::vector<unsigned char> table(4097);
-        for (int i = 0; i <= 4096; i++) table[i] = cv::saturate_cast<unsigned char>(255 * linearToSrgb(i / 4096.0));
-        return table;
-    }();
-    cv::Mat grey(height, width, CV_8U);
-    for (int y = 0; y < height; y++) {
-        const unsigned char *p = rgb + size_t(y) * width * 3;
-        unsigned char *g = grey.ptr<unsigned char>(y);
-        for (int x = 0; x < width; x++, p += 3) {
-            float lum = 0.2126f * linear[p[0]] + 0.7152f * linear[p[1]] + 0.0722f * linear[p[2]];
-            g[x] = level[std::min(4096, int(lum * 4096 + 0.5f))];
-        }
-    }
-    return grey;
-}
-
 void pencil(const unsigned char *rgb, int width, int height, const sk_pencil_plan &plan, unsigned char *outRGB) {
     checkImage(rgb, width, height);
     if (!plan.tone_table || !plan.noise || plan.noise_side <= 0)
@@ -563,25 +528,8 @@ void pencil(const unsigned char *rgb, int width, int height, const sk_pencil_pla
         secondColumn[x] = (x + secondAt.x) % second->side;
     }
 
-    // Paper grain: a window of the shared noise tile (128 + 30 × noise), softened, at unit deviation.
-    int pad = plan.grain_size >= 0.3f ? int(std::ceil(plan.grain_size * 3)) + 1 : 0;
-    cv::Mat noise(height + 2 * pad, width + 2 * pad, CV_32F);
-    // The face's window, moved with the crop's corner on the canvas (wrapping around the tile).
-    const int side = plan.noise_side;
-    const int noiseX = (plan.noise_x % side + origin.x) % side, noiseY = (plan.noise_y % side + origin.y) % side;
-    for (int y = 0; y < noise.rows; y++) {
-        const unsigned char *row = plan.noise + size_t((y + noiseY) % side) * side;
-        float *n = noise.ptr<float>(y);
-        for (int x = 0; x < noise.cols; x++) n[x] = (row[(x + noiseX) % side] - 128.0f) / 30.0f;
-    }
-    cv::Mat grain;
-    if (pad > 0) {
-        blurred(noise, grain, plan.grain_size);
-        // Blurring white noise by s leaves deviation 1 / (2 s sqrt(pi)).
-        grain = grain(cv::Rect(pad, pad, width, height)) * (2 * plan.grain_size * 1.7725f);
-    } else {
-        grain = noise;
-    }
+    cv::Mat grain = paperGrain(NoiseWindow{plan.noise, plan.noise_side, plan.noise_x, plan.noise_y}, origin,
+                               plan.grain_size, width, height);
 
     for (int y = 0; y < height; y++) {
         const unsigned char *level = toneSource.ptr<unsigned char>(y);

@@ -142,6 +142,18 @@ extension VipsImage {
         return VipsImage(owning: made)
     }
 
+    /// An image over a copy of packed 32-bit float pixels.
+    public static func fromFloats(_ values: [Float], width: Int, height: Int, bands: Int) throws -> VipsImage {
+        try VipsRuntime.ensureStarted()
+        precondition(values.count == width * height * bands, "pixel buffer size mismatch")
+        let made = values.withUnsafeBytes { raw in
+            vips_image_new_from_memory_copy(raw.baseAddress, raw.count, Int32(width), Int32(height),
+                                            Int32(bands), VipsBandFormat(rawValue: 6))  // VIPS_FORMAT_FLOAT
+        }
+        guard let made else { throw VipsError.takeFromLibvips(operation: "new_from_memory") }
+        return VipsImage(owning: made)
+    }
+
     /// A constant image: every pixel equals `pixel` (one value per band), 8-bit.
     public static func solid(width: Int, height: Int, pixel: [Double]) throws -> VipsImage {
         let black = try VipsCall.image("black", ["width": .int(width), "height": .int(height), "bands": .int(pixel.count)])

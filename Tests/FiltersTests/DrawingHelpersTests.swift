@@ -54,25 +54,39 @@ import Vips
         #expect(try fast.cast(.float).subtract(exact).absolute().average() < 0.5)
     }
 
-    @Test(arguments: [0.5, 1.0, 2.0, 3.0])
+    @Test(arguments: [0.5, 1.0, 2.0, 3.0, 8.0, 20.0])
     func paperGrainHasZeroMeanAndUnitDeviationAtEverySize(grainSize: Double) throws {
-        let grain = try VipsImage.paperGrain(width: 400, height: 300, grainSize: grainSize, seed: 11)
-        #expect(grain.width == 400 && grain.height == 300)
+        // Large enough to hold some ten thousand grains (blobs, for the smooth noise).
+        let side = max(400, Int(100 * grainSize))
+        let grain = try PortraitOperations.paperGrain(width: side, height: side * 3 / 4, grainSize: grainSize, seed: 11)
+        #expect(grain.width == side && grain.height == side * 3 / 4)
         #expect(abs(try grain.average()) < 0.05)
         let deviation = try grain.deviation()
         #expect(abs(deviation - 1) < 0.2, "deviation \(deviation) at size \(grainSize)")
     }
 
     @Test func grainIsTheSameForASeedAndDifferentAcrossSeedsAndBeyondTheTile() throws {
-        let a = try VipsImage.paperGrain(width: 200, height: 200, grainSize: 1, seed: 5)
-        let again = try VipsImage.paperGrain(width: 200, height: 200, grainSize: 1, seed: 5)
-        let other = try VipsImage.paperGrain(width: 200, height: 200, grainSize: 1, seed: 6)
+        let a = try PortraitOperations.paperGrain(width: 200, height: 200, grainSize: 1, seed: 5)
+        let again = try PortraitOperations.paperGrain(width: 200, height: 200, grainSize: 1, seed: 5)
+        let other = try PortraitOperations.paperGrain(width: 200, height: 200, grainSize: 1, seed: 6)
         #expect(try PixelStats.maxAbsoluteDifference(a, again) == 0)
         #expect(try PixelStats.maxAbsoluteDifference(a, other) > 1)
         // Larger than the shared tile: it wraps around rather than failing or going flat.
-        let wide = try VipsImage.paperGrain(width: NoiseTile.side + 300, height: 50, grainSize: 1, seed: 5)
+        let wide = try PortraitOperations.paperGrain(width: NoiseTile.side + 300, height: 50, grainSize: 1, seed: 5)
         let past = try wide.crop(x: NoiseTile.side, y: 0, width: 300, height: 50)
         #expect(abs(try past.deviation() - 1) < 0.2)
+    }
+
+    /// A part of a picture, drawn with its corner's place on the canvas, gets the grain the
+    /// whole has there: fine grain and smooth noise alike.
+    @Test(arguments: [1.0, 12.0])
+    func grainOfAPartIsTheWholesGrainThere(grainSize: Double) throws {
+        let whole = try PortraitOperations.paperGrain(width: 300, height: 200, grainSize: grainSize, seed: 9)
+        let part = try PortraitOperations.paperGrain(width: 100, height: 80, grainSize: grainSize, seed: 9, origin: SIMD2(150, 90))
+        let there = try whole.crop(x: 150, y: 90, width: 100, height: 80)
+        // Away from the part's edges, where the softening sees the same noise.
+        let inside = { (image: VipsImage) in try image.crop(x: 12, y: 12, width: 76, height: 56) }
+        #expect(try PixelStats.maxAbsoluteDifference(inside(part), inside(there)) < 0.01)
     }
 
     @Test func toneMatchLiftsTheLightsTowardsPaperAndKeepsTheDarks() throws {

@@ -110,6 +110,40 @@ typedef struct {
 int sk_pencil(const unsigned char *rgb, int width, int height, const sk_pencil_plan *plan,
               unsigned char *out, char *error, int error_size);
 
+/* The charcoal drawing of an RGB crop, every size already chosen by the style (CharcoalFilter). */
+typedef struct {
+    float grey_sigma;      /* the grey every layer starts from, softened by this */
+    float flow_sigma;      /* strokes: flow lines (sk_flow_lines) along a flow smoothed this much, */
+    float stroke_sigma;    /* as wide as the stick, */
+    float flow_length;     /* followed this far, */
+    float stroke_soften;   /* then softened by this */
+    float broad_sigma;     /* the tone: a broad smudge of the grey (55 %) */
+    float near_sigma;      /* and a nearer one (45 %), */
+    float mottle_size;     /* mottled by smooth noise with blobs about this wide */
+    float coarse_grain;    /* the paper's tooth: grain softened by this, */
+    float fine_grain;      /* and finer grain, softened by this */
+    float contrast;        /* steepness of the tones and boost of the strokes (0.5...3) */
+    float shading;         /* how strongly the tones are filled in (0...1) */
+    float grain;           /* how much of the tooth shows (0...1) */
+    const unsigned char *noise; /* the square tile of 8-bit noise, 128 + 30 x N(0, 1) */
+    int noise_side;
+    int noise_x[3], noise_y[3]; /* the face's points in it: mottle, coarse grain, fine grain */
+    int origin_x, origin_y; /* where the crop's corner lies on the canvas (>= 0) */
+} sk_charcoal_plan;
+
+/* The whole charcoal drawing of a packed RGB image in one call: strokes along the flow, the
+ * grey smudged and mottled on a steep curve, the paper's tooth. Writes grey RGB into `out`. */
+int sk_charcoal(const unsigned char *rgb, int width, int height, const sk_charcoal_plan *plan,
+                unsigned char *out, char *error, int error_size);
+
+/* The paper grain the drawings lay (float, unit deviation, width x height into `out`): the
+ * noise tile's window at (noise_x, noise_y), moved by where the crop's corner lies on the canvas,
+ * softened by grain_size; above 4 pixels, smooth noise with blobs about that wide, from a coarse
+ * grid laid from the canvas's corner. */
+int sk_paper_grain(const unsigned char *noise, int noise_side, int noise_x, int noise_y, int origin_x,
+                   int origin_y, float grain_size, int width, int height, float *out, char *error,
+                   int error_size);
+
 /* A drawing's lightness set, area by area, to a photo's (both packed RGB, the same size): the
  * drawing scaled so that its local mean lightness (CIELAB, over a gaussian window `reach`
  * pixels wide) is the photo's there, the lights lifted `paper_lift` of the way to white where the

@@ -41,19 +41,9 @@ enum NoiseTile {
         return made
     }
 
-    /// Where `seed` puts a face's window in the tile (the same for `window` and `bytes`).
+    /// Where `seed` puts a face's window in the tile .
     static func offset(seed: Int) -> (x: Int, y: Int) {
         let mixed = UInt64(truncatingIfNeeded: seed) &* 0x9E37_79B9_7F4A_7C15
         return (Int(mixed >> 40) % side, Int((mixed >> 16) & 0xFF_FFFF) % side)
-    }
-
-    /// A `width` × `height` window of the tile (8-bit, encoded as above) at an offset chosen by
-    /// `seed`, moved by `origin` (where the window's corner lies on the canvas); the same seed
-    /// always gives the same window.
-    static func window(width: Int, height: Int, seed: Int, origin: SIMD2<Int> = .zero) throws -> VipsImage {
-        let (x, y) = offset(seed: seed)
-        // Wrapped into the tile; an origin left of or above the canvas's corner (a margin) too.
-        let left = ((x + origin.x) % side + side) % side, top = ((y + origin.y) % side + side) % side
-        return try shared().embed(x: -left, y: -top, width: width, height: height, extend: "repeat")
     }
 }

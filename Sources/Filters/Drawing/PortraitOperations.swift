@@ -82,6 +82,35 @@ public enum PortraitOperations {
         }.reinterpreted(as: .srgb)
     }
 
+    /// The whole charcoal drawing of an RGB crop in one pass (`sk_charcoal`): grey RGB, 8-bit.
+    static func charcoal(_ rgb: VipsImage, plan: sk_charcoal_plan) throws -> VipsImage {
+        let bytes = try rgb.pixels()
+        return try output(width: rgb.width, height: rgb.height, bands: 3, operation: "charcoal") { out, error, size in
+            withUnsafePointer(to: plan) { sk_charcoal(bytes, Int32(rgb.width), Int32(rgb.height), $0, out, error, size) }
+        }.reinterpreted(as: .srgb)
+    }
+
+    /// The paper grain `sk_pencil` and `sk_charcoal` lay (one band, float, zero mean, unit
+    /// deviation): the shared noise tile's window for `seed`, softened over `grainSize` pixels;
+    /// above 4, smooth noise with blobs about that wide. `origin`: where the grain's corner lies
+    /// on the canvas it is laid on (`FilterContext.origin`), so a part of a picture gets the
+    /// grain the whole has there.
+    static func paperGrain(width: Int, height: Int, grainSize: Double, seed: Int, origin: SIMD2<Int> = .zero) throws -> VipsImage {
+        let noise = try NoiseTile.bytes(), at = NoiseTile.offset(seed: seed)
+        var grain = [Float](repeating: 0, count: width * height)
+        var message = [CChar](repeating: 0, count: 512)
+        let status = noise.withUnsafeBufferPointer { noise in
+            grain.withUnsafeMutableBufferPointer { out in
+                message.withUnsafeMutableBufferPointer {
+                    sk_paper_grain(noise.baseAddress, Int32(NoiseTile.side), Int32(at.x), Int32(at.y), Int32(origin.x),
+                                   Int32(origin.y), Float(grainSize), Int32(width), Int32(height), out.baseAddress, $0.baseAddress, 512)
+                }
+            }
+        }
+        guard status == 0 else { throw OpenCVError(operation: "paper grain", message: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)) }
+        return try VipsImage.fromFloats(grain, width: width, height: height, bands: 1)
+    }
+
     /// `drawing`'s lightness matched to `photo`'s (both 3-band 8-bit, the same size): `sk_tone_match`.
     static func toneMatch(_ drawing: VipsImage, like photo: VipsImage, reach: Double, paperLift: Double,
                           paperChroma: Double) throws -> VipsImage {

@@ -100,45 +100,6 @@ extension VipsImage {
         return counts
     }
 
-    /// Zero-mean paper grain: seeded gaussian noise softened over `grainSize` pixels and
-    /// rescaled to unit deviation, so its strength does not depend on its size. Fine grain
-    /// comes from the shared noise tile (`NoiseTile`), coarse grain from noise made small.
-    /// `origin`: where the grain's corner lies on the canvas it is laid on (`FilterContext.origin`).
-    static func paperGrain(width: Int, height: Int, grainSize: Double, seed: Int, origin: SIMD2<Int> = .zero) throws -> VipsImage {
-        if grainSize > 4 { return try smoothNoise(width: width, height: height, grainSize: grainSize, seed: seed, origin: origin) }
-        let unit = 1 / NoiseTile.levelsPerDeviation, offset = -NoiseTile.midLevel / NoiseTile.levelsPerDeviation
-        guard grainSize >= 0.3 else {
-            return try NoiseTile.window(width: width, height: height, seed: seed, origin: origin).linear(unit, offset)
-        }
-        // The window is taken with a margin, so the blur sees real noise up to the edges.
-        let pad = blurMargin(sigma: grainSize)
-        let window = try NoiseTile.window(width: width + 2 * pad, height: height + 2 * pad, seed: seed,
-                                          origin: origin &- SIMD2(repeating: pad))
-        // Blurring white noise by sigma s leaves deviation 1 / (2 s sqrt(pi)). (The float kernel:
-        // libvips' integer one shifts the mean of noise by a few levels.)
-        let blurred = try window.gaussianBlur(sigma: grainSize, minAmplitude: 0.05)
-            .crop(x: pad, y: pad, width: width, height: height)
-        let gain = 2 * grainSize * 1.7725
-        return try blurred.linear(unit * gain, offset * gain)
-    }
-
-    /// Coarse noise made at low resolution and enlarged: a large blur of full-size noise
-    /// costs far more for the same look.
-    /// The noise is made from the canvas's corner (libvips' noise at a pixel depends only on the
-    /// seed and the pixel's position), so a crop at `origin` gets what the whole canvas has there.
-    private static func smoothNoise(width: Int, height: Int, grainSize: Double, seed: Int, origin: SIMD2<Int>) throws -> VipsImage {
-        let factor = grainSize / 2
-        // With a margin beyond the crop's far edges, where the softening mirrors the noise.
-        let smallWidth = Int((Double(width + origin.x) / factor).rounded(.up)) + 8
-        let smallHeight = Int((Double(height + origin.y) / factor).rounded(.up)) + 8
-        // Into memory: the enlargement reads it once per output tile, and a lazy one would be
-        // made again (noise and blur) for every tile. White noise blurred by 2 keeps
-        // 1 / (4 sqrt(pi)) of its deviation: scaled back to unit deviation.
-        let small = try gaussianNoise(width: smallWidth, height: smallHeight, mean: 0, sigma: 4 * 1.7725, seed: seed)
-            .softened(sigma: 2).inMemory()
-        return try small.resize(scale: factor, kernel: "cubic").crop(x: origin.x, y: origin.y, width: width, height: height)
-    }
-
     /// Gaussian blur for large radii: shrink so the blur is a few pixels wide, blur, enlarge.
     /// Looks the same as a full-size blur of that radius and costs a fraction of it. The small
     /// blurred copy is computed into memory: the enlargement asks it for overlapping areas

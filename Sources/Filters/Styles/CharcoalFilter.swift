@@ -1,3 +1,4 @@
+import CPortrait
 import Vips
 
 /// Charcoal on toothed paper: velvety blacks in the deep shadows, broad smudged tone in the
@@ -10,6 +11,7 @@ import Vips
 /// peaks, so mid tones come out textured and the pits stay light where the stick skipped them,
 /// while the deepest blacks fill in.
 /// With `colour`, the photo's colours are laid over the drawing (charcoal and pastel).
+/// Drawn in one pass (`sk_charcoal`), in place of some thirty libvips operations.
 public struct CharcoalFilter: SketchFilter {
     public let id = "charcoal"
     public let name = "Charcoal"
@@ -34,40 +36,31 @@ public struct CharcoalFilter: SketchFilter {
 
     public func apply(to crop: VipsImage, settings: FilterSettings, context: FilterContext) throws -> VipsImage {
         let face = context.faceSize, pixel = max(1, context.photoPixel)
-        let contrast = settings.number("contrast"), grain = settings.number("grain")
         // A face in a dark room arrives brightened to a normal exposure (`FaceExposure`).
-        let lightness = try crop.luminance().inMemory()
-        let grey = try lightness.linear(255, 0).softened(sigma: max(0.5, 0.004 * face), eightBit: true).inMemory()
-        let w = crop.width, h = crop.height
-
-        // Strokes: flow lines as wide as the stick, made bold by `contrast`.
         let stroke = max(0.7 * pixel, settings.number("stroke") * face)
-        let lines = try PortraitOperations.flowLines(grey, flowSigma: max(1, 0.03 * face), lineSigma: stroke,
-                                                     flowLength: max(2, 0.03 * face), rho: 0.985, sharpness: 50)
-        let strokes = try lines.softened(sigma: 0.7 * stroke).linear(-contrast / 120, contrast * 248 / 120).clamped()
-
-        // Tone: a broad smudge of the photo with some of its detail, mottled as the side of the
-        // stick leaves it, then the curve: darkness about 0.35 is the middle.
-        let broad = try grey.softened(sigma: max(1.5, 0.02 * face), eightBit: true)
-        let near = try grey.softened(sigma: max(1, 0.009 * face), eightBit: true)
-        let smudge = try broad.linear(0.55 / 255, 0).add(near.linear(0.45 / 255, 0))
-        let mottle = try VipsImage.paperGrain(width: w, height: h, grainSize: max(6, 0.05 * face), seed: context.seed &+ 5, origin: context.origin)
-        let darkness = try smudge.linear(-1, 1).add(mottle.linear(0.03, 0))
-        let tone = try darkness.linear(contrast, 0.5 - 0.45 * contrast).clamped()
-            .linear(settings.number("shading") / 0.8, 0).clamped()
-        // darkness of both = 1 - (1 - strokes)(1 - tone)
-        let drawn = try strokes.linear(-1, 1).multiply(tone.linear(-1, 1)).linear(-1, 1)
-
-        // The paper's tooth: grain a little over a photo pixel, with some finer. Charcoal takes
-        // on its peaks: the mid tones are mottled by it, and its deepest pits
-        // stay light as specks (the lowest twentieth or so), fewer and greyer in the blackest areas.
-        let coarse = try VipsImage.paperGrain(width: w, height: h, grainSize: 1.3 * pixel, seed: context.seed, origin: context.origin)
-        let fine = try VipsImage.paperGrain(width: w, height: h, grainSize: 0.6 * pixel, seed: context.seed &+ 1, origin: context.origin)
-        let tooth = try coarse.linear(0.85, 0).add(fine.linear(0.5, 0)).inMemory()
-        let middle = try drawn.multiply(drawn.linear(-1, 1))                    // d (1 - d), 0...0.25
-        let pits = try tooth.linear(-1.5, -1.5 * 1.4).clamped()               // 1 below -2.1 deviations
-        let specks = try pits.multiply(drawn.linear(-0.7 * grain, 0.9 * grain))
-        let textured = try drawn.add(middle.multiply(tooth).linear(0.5 * grain, 0)).multiply(specks.linear(-1, 1))
-        return try textured.linear(-1, 1).clamped().unitToGreyRGB().tinted(like: crop, amount: settings.number("colour"))
+        // The noise tile's points for the mottle and the two grains, each from its own seed.
+        let at = [context.seed &+ 5, context.seed, context.seed &+ 1].map { NoiseTile.offset(seed: $0) }
+        let noise = try NoiseTile.bytes()
+        let drawing = try noise.withUnsafeBufferPointer { noise in
+            let plan = sk_charcoal_plan(
+                grey_sigma: Float(max(0.5, 0.004 * face)),
+                // Strokes: flow lines as wide as the stick, made bold by `contrast`.
+                flow_sigma: Float(max(1, 0.03 * face)), stroke_sigma: Float(stroke),
+                flow_length: Float(max(2, 0.03 * face)), stroke_soften: Float(0.7 * stroke),
+                // Tone: a broad smudge of the photo with some of its detail, mottled as the side
+                // of the stick leaves it, then the curve: darkness about 0.35 is the middle.
+                broad_sigma: Float(max(1.5, 0.02 * face)), near_sigma: Float(max(1, 0.009 * face)),
+                mottle_size: Float(max(6, 0.05 * face)),
+                // The paper's tooth: grain a little over a photo pixel, with some finer.
+                coarse_grain: Float(1.3 * pixel), fine_grain: Float(0.6 * pixel),
+                contrast: Float(settings.number("contrast")), shading: Float(settings.number("shading")),
+                grain: Float(settings.number("grain")),
+                noise: noise.baseAddress, noise_side: Int32(NoiseTile.side),
+                noise_x: (Int32(at[0].x), Int32(at[1].x), Int32(at[2].x)),
+                noise_y: (Int32(at[0].y), Int32(at[1].y), Int32(at[2].y)),
+                origin_x: Int32(context.origin.x), origin_y: Int32(context.origin.y))
+            return try PortraitOperations.charcoal(crop, plan: plan)
+        }
+        return try drawing.tinted(like: crop, amount: settings.number("colour"))
     }
 }

@@ -1,0 +1,125 @@
+// CPortrait's layers: what the one-pass drawings (`sk_pencil`, `sk_charcoal`) start from, each
+// computed as the styles' libvips steps compute it, so a style keeps its look when ported.
+#include "sk_portrait.h"
+#include "common.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include <opencv2/imgproc.hpp>
+
+namespace sk {
+
+void blurred(const cv::Mat &in, cv::Mat &out, double sigma) {
+    if (sigma < 0.3) {
+        in.copyTo(out);
+        return;
+    }
+    // libvips' reach for a minimum amplitude of 0.05.
+    int radius = std::max(1, int(std::ceil(sigma * std::sqrt(2 * std::log(20.0)))) - 1);
+    cv::GaussianBlur(in, out, cv::Size(2 * radius + 1, 2 * radius + 1), sigma, sigma, cv::BORDER_REFLECT);
+}
+
+cv::Mat greyOf(const unsigned char *rgb, int width, int height) {
+    static const std::vector<float> linear = [] {
+        std::vector<float> table(256);
+        for (int i = 0; i < 256; i++) table[i] = float(linearLevels()[i]);
+        return table;
+    }();
+    static const std::vector<unsigned char> level = [] {
+        std::vector<unsigned char> table(4097);
+        for (int i = 0; i <= 4096; i++) table[i] = cv::saturate_cast<unsigned char>(255 * linearToSrgb(i / 4096.0));
+        return table;
+    }();
+    cv::Mat grey(height, width, CV_8U);
+    for (int y = 0; y < height; y++) {
+        const unsigned char *p = rgb + size_t(y) * width * 3;
+        unsigned char *g = grey.ptr<unsigned char>(y);
+        for (int x = 0; x < width; x++, p += 3) {
+            float lum = 0.2126f * linear[p[0]] + 0.7152f * linear[p[1]] + 0.0722f * linear[p[2]];
+            g[x] = level[std::min(4096, int(lum * 4096 + 0.5f))];
+        }
+    }
+    return grey;
+}
+
+/// `value` wrapped into 0..<side, negative values too.
+static inline int wrapped(long value, int side) { return int(((value % side) + side) % side); }
+
+cv::Mat paperGrain(const NoiseWindow &noise, cv::Point origin, float grainSize, int width, int height) {
+    if (!noise.bytes || noise.side <= 0) throw std::invalid_argument("paper grain: no noise tile");
+    const int side = noise.side;
+    int pad = grainSize >= 0.3f ? int(std::ceil(grainSize * 3)) + 1 : 0;
+    cv::Mat window(height + 2 * pad, width + 2 * pad, CV_32F);
+    // The face's window, moved with the crop's corner on the canvas (wrapping around the tile).
+    const int noiseX = (noise.x % side + origin.x) % side, noiseY = (noise.y % side + origin.y) % side;
+    for (int y = 0; y < window.rows; y++) {
+        const unsigned char *row = noise.bytes + size_t((y + noiseY) % side) * side;
+        float *n = window.ptr<float>(y);
+        for (int x = 0; x < window.cols; x++) n[x] = (row[(x + noiseX) % side] - 128.0f) / 30.0f;
+    }
+    if (pad == 0) return window;
+    cv::Mat grain;
+    blurred(window, grain, grainSize);
+    // Blurring white noise by s leaves deviation 1 / (2 s sqrt(pi)).
+    return grain(cv::Rect(pad, pad, width, height)) * (2 * grainSize * 1.7725f);
+}
+
+cv::Mat smoothNoise(const NoiseWindow &noise, cv::Point origin, float grainSize, int width, int height) {
+    if (!noise.bytes || noise.side <= 0) throw std::invalid_argument("smooth noise: no noise tile");
+    // A coarse grid laid from the canvas's corner, one point every `factor` pixels, each point
+    // one sample of the tile; softened by 2 points (then back at unit deviation) and enlarged
+    // bilinearly. Only the grid points near the crop are made.
+    const double factor = std::max(1.0, grainSize / 2.0);
+    const int margin = 8;
+    const long gx0 = long(std::floor(origin.x / factor)) - margin, gy0 = long(std::floor(origin.y / factor)) - margin;
+    const long gx1 = long(std::ceil((origin.x + width) / factor)) + margin, gy1 = long(std::ceil((origin.y + height) / factor)) + margin;
+    cv::Mat grid(int(gy1 - gy0 + 1), int(gx1 - gx0 + 1), CV_32F);
+    for (int y = 0; y < grid.rows; y++) {
+        const unsigned char *row = noise.bytes + size_t(wrapped(gy0 + y + noise.y, noise.side)) * noise.side;
+        float *g = grid.ptr<float>(y);
+        for (int x = 0; x < grid.cols; x++) g[x] = (row[wrapped(gx0 + x + noise.x, noise.side)] - 128.0f) / 30.0f;
+    }
+    cv::Mat soft;
+    blurred(grid, soft, 2);
+    soft *= 4 * 1.7725f;
+    cv::Mat out(height, width, CV_32F);
+    std::vector<int> column(width);
+    std::vector<float> columnShare(width);
+    for (int x = 0; x < width; x++) {
+        double gx = (origin.x + x + 0.5) / factor - 0.5 - double(gx0);
+        column[x] = std::min(soft.cols - 2, std::max(0, int(std::floor(gx))));
+        columnShare[x] = float(gx - column[x]);
+    }
+    for (int y = 0; y < height; y++) {
+        double gy = (origin.y + y + 0.5) / factor - 0.5 - double(gy0);
+        int row = std::min(soft.rows - 2, std::max(0, int(std::floor(gy))));
+        float down = float(gy - row);
+        const float *a = soft.ptr<float>(row), *b = soft.ptr<float>(row + 1);
+        float *o = out.ptr<float>(y);
+        for (int x = 0; x < width; x++) {
+            int c = column[x];
+            float s = columnShare[x];
+            float top = a[c] + (a[c + 1] - a[c]) * s, bottom = b[c] + (b[c + 1] - b[c]) * s;
+            o[x] = top + (bottom - top) * down;
+        }
+    }
+    return out;
+}
+
+} // namespace sk
+
+extern "C" int sk_paper_grain(const unsigned char *noise, int noise_side, int noise_x, int noise_y, int origin_x,
+                              int origin_y, float grain_size, int width, int height, float *out, char *error,
+                              int error_size) {
+    return sk::guarded(error, error_size, [&] {
+        sk::checkImage(out, width, height);
+        if (origin_x < 0 || origin_y < 0) throw std::invalid_argument("paper grain: the origin must not be negative");
+        sk::NoiseWindow window{noise, noise_side, noise_x, noise_y};
+        cv::Point origin(origin_x, origin_y);
+        cv::Mat grain = grain_size > 4 ? sk::smoothNoise(window, origin, grain_size, width, height)
+                                       : sk::paperGrain(window, origin, grain_size, width, height);
+        grain.copyTo(cv::Mat(height, width, CV_32F, out));
+    });
+}
