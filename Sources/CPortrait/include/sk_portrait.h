@@ -136,6 +136,30 @@ typedef struct {
 int sk_charcoal(const unsigned char *rgb, int width, int height, const sk_charcoal_plan *plan,
                 unsigned char *out, char *error, int error_size);
 
+/* The pen-and-ink drawing of an RGB crop, every size already chosen by the style (InkFilter). */
+typedef struct {
+    float grey_sigma;      /* the lines' grey, softened by this */
+    float flow_sigma;      /* lines: flow lines (sk_flow_lines) along a flow smoothed this much, */
+    float line_sigma;      /* this wide, */
+    float flow_length;     /* followed this far, */
+    float rho, phi;        /* with this negative lobe and steepness, */
+    float line_edge;       /* then a ramp to pure ink about this level (lower keeps only the cores) */
+    float tone_sigma;      /* the tone the pen hatches, softened by this */
+    float threshold;       /* lightness (0...1) below which the pen hatches */
+    float wash;            /* how much of the shadows it fills (0...1) */
+    float small;           /* how small the face is (0...1): fewer, bolder marks */
+    float spacing;         /* pixels between strokes */
+    const unsigned char *noise; /* the square tile of 8-bit noise, 128 + 30 x N(0, 1) */
+    int noise_side;
+    int noise_x, noise_y;  /* the face's point in it: the hand's drift and swell */
+    int origin_x, origin_y; /* where the crop's corner lies on the canvas (>= 0) */
+} sk_ink_plan;
+
+/* The whole pen-and-ink drawing of a packed RGB image in one call: crisp lines along the flow,
+ * the shadows hatched, cross-hatched and filled as they deepen. Writes grey RGB into `out`. */
+int sk_ink(const unsigned char *rgb, int width, int height, const sk_ink_plan *plan, unsigned char *out,
+           char *error, int error_size);
+
 /* The paper grain the drawings lay (float, unit deviation, width x height into `out`): the
  * noise tile's window at (noise_x, noise_y), moved by where the crop's corner lies on the canvas,
  * softened by grain_size; above 4 pixels, smooth noise with blobs about that wide, from a coarse

@@ -90,6 +90,14 @@ public enum PortraitOperations {
         }.reinterpreted(as: .srgb)
     }
 
+    /// The whole pen-and-ink drawing of an RGB crop in one pass (`sk_ink`): grey RGB, 8-bit.
+    static func ink(_ rgb: VipsImage, plan: sk_ink_plan) throws -> VipsImage {
+        let bytes = try rgb.pixels()
+        return try output(width: rgb.width, height: rgb.height, bands: 3, operation: "ink") { out, error, size in
+            withUnsafePointer(to: plan) { sk_ink(bytes, Int32(rgb.width), Int32(rgb.height), $0, out, error, size) }
+        }.reinterpreted(as: .srgb)
+    }
+
     /// The paper grain `sk_pencil` and `sk_charcoal` lay (one band, float, zero mean, unit
     /// deviation): the shared noise tile's window for `seed`, softened over `grainSize` pixels;
     /// above 4, smooth noise with blobs about that wide. `origin`: where the grain's corner lies
