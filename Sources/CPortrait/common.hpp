@@ -11,6 +11,8 @@
 
 #include <opencv2/core.hpp>
 
+#include "sk_portrait.h"
+
 namespace sk {
 
 inline void setError(char *error, int size, const char *message) {
@@ -86,6 +88,16 @@ cv::Mat paperGrain(const NoiseWindow &noise, cv::Point origin, float grainSize, 
 /// tile laid from the canvas's corner, softened and enlarged, so a part of a picture gets what
 /// the whole has there.
 cv::Mat smoothNoise(const NoiseWindow &noise, cv::Point origin, float grainSize, int width, int height);
+
+/// A gaussian blur for large radii (float): above 6 pixels, the image shrunk by whole blocks
+/// laid from the canvas's corner (`origin`, where its corner lies on it), blurred a few pixels
+/// and enlarged, as the styles' `broadBlur` does it; a plain blur below.
+cv::Mat broadBlur(const cv::Mat &in, double sigma, cv::Point origin);
+
+/// The sum over `faces` of a gaussian dome of height 1 over each head (float, width x height),
+/// highest a little above the box's centre, falling off over the head's width and height;
+/// on a coarse grid laid from the canvas's corner, enlarged. Zero without faces.
+cv::Mat headDomes(const sk_face_seed *faces, int count, int width, int height, cv::Point origin);
 
 /// Flow-based DoG lines (Kang et al. 2007) of an 8-bit grey image: 255 paper, darker ink.
 void flowLines(const unsigned char *greyBytes, int width, int height, float flowSigma, float sigmaC,

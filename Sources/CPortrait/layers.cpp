@@ -108,7 +108,64 @@ cv::Mat smoothNoise(const NoiseWindow &noise, cv::Point origin, float grainSize,
     return out;
 }
 
+cv::Mat broadBlur(const cv::Mat &in, double sigma, cv::Point origin) {
+    cv::Mat out;
+    if (sigma <= 6) {
+        blurred(in, out, sigma);
+        return out;
+    }
+    // Shrink by whole blocks laid from the canvas's corner, blur a few pixels, enlarge.
+    const int factor = std::max(2, int(std::lround(sigma / 3)));
+    const int left = origin.x % factor, top = origin.y % factor;
+    const int across = (left + in.cols + factor - 1) / factor, down = (top + in.rows + factor - 1) / factor;
+    cv::Mat blocks, small, soft, large;
+    cv::copyMakeBorder(in, blocks, top, down * factor - top - in.rows, left, across * factor - left - in.cols,
+                       cv::BORDER_REPLICATE);
+    cv::resize(blocks, small, cv::Size(across, down), 0, 0, cv::INTER_AREA);
+    blurred(small, soft, sigma / factor);
+    cv::resize(soft, large, cv::Size(across * factor, down * factor), 0, 0, cv::INTER_CUBIC);
+    return large(cv::Rect(left, top, in.cols, in.rows)).clone();
+}
+
+cv::Mat headDomes(const sk_face_seed *faces, int count, int width, int height, cv::Point origin) {
+    cv::Mat out(height, width, CV_32F, cv::Scalar(0));
+    if (!faces || count <= 0) return out;
+    float smallest = std::min(faces[0].width, faces[0].height);
+    for (int i = 1; i < count; i++) smallest = std::min(smallest, std::min(faces[i].width, faces[i].height));
+    // Smooth over tens of pixels: a grid some four samples to a dome's deviation, laid from the
+    // canvas's corner, enlarged.
+    const int step = std::max(1, int(0.6f * smallest / 4));
+    const int left = origin.x % step, top = origin.y % step;
+    const int smallWidth = (left + width + step - 1) / step + 1, smallHeight = (top + height + step - 1) / step + 1;
+    cv::Mat grid(smallHeight, smallWidth, CV_32F, cv::Scalar(0));
+    for (int i = 0; i < count; i++) {
+        const sk_face_seed &f = faces[i];
+        const float cx = f.x + f.width / 2, cy = f.y + f.height * 0.4f, sx = 0.6f * f.width, sy = 0.8f * f.height;
+        for (int y = 0; y < smallHeight; y++) {
+            float dy = (float(y * step - top) - cy) / sy;
+            float *g = grid.ptr<float>(y);
+            for (int x = 0; x < smallWidth; x++) {
+                float dx = (float(x * step - left) - cx) / sx;
+                g[x] += std::exp(-0.5f * (dx * dx + dy * dy));
+            }
+        }
+    }
+    if (step == 1) return grid(cv::Rect(0, 0, width, height)).clone();
+    cv::Mat large;
+    cv::resize(grid, large, cv::Size(smallWidth * step, smallHeight * step), 0, 0, cv::INTER_CUBIC);
+    return large(cv::Rect(left, top, width, height)).clone();
+}
+
 } // namespace sk
+
+extern "C" int sk_head_domes(const sk_face_seed *faces, int count, int width, int height, int origin_x, int origin_y,
+                             float *out, char *error, int error_size) {
+    return sk::guarded(error, error_size, [&] {
+        sk::checkImage(out, width, height);
+        if (origin_x < 0 || origin_y < 0) throw std::invalid_argument("head domes: the origin must not be negative");
+        sk::headDomes(faces, count, width, height, cv::Point(origin_x, origin_y)).copyTo(cv::Mat(height, width, CV_32F, out));
+    });
+}
 
 extern "C" int sk_paper_grain(const unsigned char *noise, int noise_side, int noise_x, int noise_y, int origin_x,
                               int origin_y, float grain_size, int width, int height, float *out, char *error,

@@ -160,6 +160,36 @@ typedef struct {
 int sk_ink(const unsigned char *rgb, int width, int height, const sk_ink_plan *plan, unsigned char *out,
            char *error, int error_size);
 
+/* The engraver's hatching of an RGB crop, every size already chosen by the style (HatchingFilter). */
+typedef struct {
+    float face_size;       /* the face's size in the crop's pixels */
+    float grey_sigma;      /* the grey every layer starts from, softened by this */
+    float spacing;         /* pixels between lines */
+    float sparse;          /* 0 when the face has room for 30 lines across, 1 at 16 or fewer */
+    float broad_sigma;     /* the tone's broad relief (subtracted in part, and bent over) */
+    float lightness;       /* shifts tones before hatching (-0.15...0.15) */
+    float bend;            /* how much the lines curve over the form (0...0.6) */
+    float angle;           /* the first set's direction, degrees */
+    int layers;            /* crossing sets of lines (0...3) */
+    float outline;         /* strength of the pen outline (0 = none) */
+    float flow_sigma, line_sigma, flow_length; /* the outline's flow lines (sk_flow_lines) */
+    const sk_face_seed *faces; /* the heads the lines bend over (crop pixels) */
+    int face_count;
+    int origin_x, origin_y; /* where the crop's corner lies on the canvas (>= 0) */
+} sk_hatching_plan;
+
+/* The whole hatching of a packed RGB image in one call: parallel lines at an even spacing bent
+ * over domes on the heads and the photo's broad relief, as wide as the tone asks, crossed in the
+ * shadows, with a fine outline. Writes grey RGB into `out`. */
+int sk_hatching(const unsigned char *rgb, int width, int height, const sk_hatching_plan *plan,
+                unsigned char *out, char *error, int error_size);
+
+/* A smooth dome over each of `count` heads (float, width x height into `out`): a gaussian of
+ * height 1 a little above each box's centre, falling off over the head's width and height,
+ * summed; laid from the canvas's corner (origin), so a part of a picture gets what the whole has. */
+int sk_head_domes(const sk_face_seed *faces, int count, int width, int height, int origin_x, int origin_y,
+                  float *out, char *error, int error_size);
+
 /* The paper grain the drawings lay (float, unit deviation, width x height into `out`): the
  * noise tile's window at (noise_x, noise_y), moved by where the crop's corner lies on the canvas,
  * softened by grain_size; above 4 pixels, smooth noise with blobs about that wide, from a coarse

@@ -20,7 +20,21 @@ public enum PortraitOperations {
     public static func regionMatte(of crop: VipsImage, faces: [FaceRegion], target: Int, region: Region,
                                    workSize: Double) throws -> VipsImage {
         let rgb = try crop.pixels()
-        let seeds = faces.map { face -> sk_face_seed in
+        let seeds = Self.seeds(of: faces)
+        let kind: Int32 = switch region {
+        case .face: Int32(SK_REGION_FACE)
+        case .head: Int32(SK_REGION_HEAD)
+        case .person: Int32(SK_REGION_PERSON)
+        }
+        return try output(width: crop.width, height: crop.height, bands: 1, operation: "region matte") { out, error, size in
+            sk_region_matte(rgb, Int32(crop.width), Int32(crop.height), seeds, Int32(seeds.count), Int32(target),
+                            kind, Float(workSize), out, error, size)
+        }
+    }
+
+    /// The faces as CPortrait takes them: boxes and, where known, the five landmarks.
+    static func seeds(of faces: [FaceRegion]) -> [sk_face_seed] {
+        faces.map { face in
             var seed = sk_face_seed()
             seed.x = Float(face.x); seed.y = Float(face.y); seed.width = Float(face.width); seed.height = Float(face.height)
             if face.landmarks.count == 5 {
@@ -31,15 +45,6 @@ public enum PortraitOperations {
                 }
             }
             return seed
-        }
-        let kind: Int32 = switch region {
-        case .face: Int32(SK_REGION_FACE)
-        case .head: Int32(SK_REGION_HEAD)
-        case .person: Int32(SK_REGION_PERSON)
-        }
-        return try output(width: crop.width, height: crop.height, bands: 1, operation: "region matte") { out, error, size in
-            sk_region_matte(rgb, Int32(crop.width), Int32(crop.height), seeds, Int32(seeds.count), Int32(target),
-                            kind, Float(workSize), out, error, size)
         }
     }
 
@@ -105,18 +110,27 @@ public enum PortraitOperations {
     /// grain the whole has there.
     static func paperGrain(width: Int, height: Int, grainSize: Double, seed: Int, origin: SIMD2<Int> = .zero) throws -> VipsImage {
         let noise = try NoiseTile.bytes(), at = NoiseTile.offset(seed: seed)
-        var grain = [Float](repeating: 0, count: width * height)
-        var message = [CChar](repeating: 0, count: 512)
-        let status = noise.withUnsafeBufferPointer { noise in
-            grain.withUnsafeMutableBufferPointer { out in
-                message.withUnsafeMutableBufferPointer {
-                    sk_paper_grain(noise.baseAddress, Int32(NoiseTile.side), Int32(at.x), Int32(at.y), Int32(origin.x),
-                                   Int32(origin.y), Float(grainSize), Int32(width), Int32(height), out.baseAddress, $0.baseAddress, 512)
-                }
-            }
+        return try floatOutput(width: width, height: height, operation: "paper grain") { out, error, size in
+            sk_paper_grain(noise, Int32(NoiseTile.side), Int32(at.x), Int32(at.y), Int32(origin.x), Int32(origin.y),
+                           Float(grainSize), Int32(width), Int32(height), out, error, size)
         }
-        guard status == 0 else { throw OpenCVError(operation: "paper grain", message: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)) }
-        return try VipsImage.fromFloats(grain, width: width, height: height, bands: 1)
+    }
+
+    /// The sum of a smooth dome over each head in a crop `width` × `height` (`sk_head_domes`;
+    /// one band, float, 1 at a dome's top); `origin`: where the crop's corner lies on the canvas.
+    static func headDomes(over faces: [FaceRegion], width: Int, height: Int, origin: SIMD2<Int>) throws -> VipsImage {
+        let seeds = Self.seeds(of: faces)
+        return try floatOutput(width: width, height: height, operation: "head domes") { out, error, size in
+            sk_head_domes(seeds, Int32(seeds.count), Int32(width), Int32(height), Int32(origin.x), Int32(origin.y), out, error, size)
+        }
+    }
+
+    /// The whole hatching of an RGB crop in one pass (`sk_hatching`): grey RGB, 8-bit.
+    static func hatching(_ rgb: VipsImage, plan: sk_hatching_plan) throws -> VipsImage {
+        let bytes = try rgb.pixels()
+        return try output(width: rgb.width, height: rgb.height, bands: 3, operation: "hatching") { out, error, size in
+            withUnsafePointer(to: plan) { sk_hatching(bytes, Int32(rgb.width), Int32(rgb.height), $0, out, error, size) }
+        }.reinterpreted(as: .srgb)
     }
 
     /// `drawing`'s lightness matched to `photo`'s (both 3-band 8-bit, the same size): `sk_tone_match`.
@@ -144,6 +158,17 @@ public enum PortraitOperations {
             sk_bilateral(bytes, Int32(rgb.width), Int32(rgb.height), Float(sigmaSpace), Float(sigmaColour),
                          Int32(iterations), out, error, size)
         }.reinterpreted(as: .srgb)
+    }
+
+    private static func floatOutput(width: Int, height: Int, operation: String,
+                                    _ body: (UnsafeMutablePointer<Float>, UnsafeMutablePointer<CChar>, Int32) -> Int32) throws -> VipsImage {
+        var values = [Float](repeating: 0, count: width * height)
+        var message = [CChar](repeating: 0, count: 512)
+        let status = values.withUnsafeMutableBufferPointer { out in
+            message.withUnsafeMutableBufferPointer { body(out.baseAddress!, $0.baseAddress!, 512) }
+        }
+        guard status == 0 else { throw OpenCVError(operation: operation, message: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)) }
+        return try VipsImage.fromFloats(values, width: width, height: height, bands: 1)
     }
 
     private static func output(width: Int, height: Int, bands: Int, operation: String,
