@@ -99,6 +99,10 @@ cv::Mat broadBlur(const cv::Mat &in, double sigma, cv::Point origin);
 /// on a coarse grid laid from the canvas's corner, enlarged. Zero without faces.
 cv::Mat headDomes(const sk_face_seed *faces, int count, int width, int height, cv::Point origin);
 
+/// An edge-preserving smoothing of an 8-bit RGB image: `iterations` bilateral filters of
+/// diameter about 3 sigma_space, colour sigma in 8-bit levels.
+cv::Mat bilateral(const cv::Mat &rgb, float sigmaSpace, float sigmaColour, int iterations);
+
 /// Flow-based DoG lines (Kang et al. 2007) of an 8-bit grey image: 255 paper, darker ink.
 void flowLines(const unsigned char *greyBytes, int width, int height, float flowSigma, float sigmaC,
                float sigmaM, float rho, float phi, unsigned char *outBytes);

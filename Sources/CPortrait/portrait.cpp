@@ -604,20 +604,18 @@ void flowHatching(const unsigned char *greyBytes, const unsigned char *densityBy
     });
 }
 
-void bilateral(const unsigned char *rgb, int width, int height, float sigmaSpace, float sigmaColour,
-               int iterations, unsigned char *outBytes) {
-    checkImage(rgb, width, height);
-    cv::Mat image = cv::Mat(height, width, CV_8UC3, const_cast<unsigned char *>(rgb)).clone();
+} // namespace
+
+cv::Mat sk::bilateral(const cv::Mat &rgb, float sigmaSpace, float sigmaColour, int iterations) {
+    cv::Mat image = rgb.clone();
     int diameter = std::max(3, int(std::lround(sigmaSpace * 3)) | 1);
     for (int i = 0; i < std::max(1, iterations); i++) {
         cv::Mat next;
         cv::bilateralFilter(image, next, diameter, sigmaColour, sigmaSpace, cv::BORDER_REFLECT);
         image = next;
     }
-    std::memcpy(outBytes, image.data, size_t(width) * height * 3);
+    return image;
 }
-
-} // namespace
 
 extern "C" int sk_region_matte(const unsigned char *rgb, int width, int height, const sk_face_seed *faces,
                                int count, int target, int region, float work_size, unsigned char *alpha,
@@ -640,11 +638,6 @@ extern "C" int sk_flow_hatching(const unsigned char *grey, const unsigned char *
     return guarded(error, error_size, [&] {
         flowHatching(grey, density, width, height, flow_sigma, angle, length, width_px, seed, out);
     });
-}
-
-extern "C" int sk_bilateral(const unsigned char *rgb, int width, int height, float sigma_space, float sigma_colour,
-                            int iterations, unsigned char *out, char *error, int error_size) {
-    return guarded(error, error_size, [&] { bilateral(rgb, width, height, sigma_space, sigma_colour, iterations, out); });
 }
 
 namespace {

@@ -49,11 +49,6 @@ int sk_flow_hatching(const unsigned char *grey, const unsigned char *density, in
                      float flow_sigma, float angle, float length, float width_px, unsigned seed,
                      unsigned char *out, char *error, int error_size);
 
-/* An edge-preserving smoothing of an RGB image: `iterations` bilateral filters of diameter
- * about 6 sigma_space with colour sigma sigma_colour (in 8-bit levels). */
-int sk_bilateral(const unsigned char *rgb, int width, int height, float sigma_space,
-                 float sigma_colour, int iterations, unsigned char *out, char *error, int error_size);
-
 /* The stroke map of Lu, Xu & Jia's pencil drawing (2012): the gradient magnitude of a grey
  * image, each pixel's share given to the one of 8 directions whose line of `length` pixels
  * gathers most gradient there, each share drawn out along its line (`width_px` wide), scaled
@@ -159,6 +154,23 @@ typedef struct {
  * the shadows hatched, cross-hatched and filled as they deepen. Writes grey RGB into `out`. */
 int sk_ink(const unsigned char *rgb, int width, int height, const sk_ink_plan *plan, unsigned char *out,
            char *error, int error_size);
+
+/* The cartoon of an RGB crop, every size already chosen by the style (CartoonFilter). */
+typedef struct {
+    float scale;           /* the flattening runs on a copy reduced by this (<= 1) */
+    float reach;           /* its bilateral filters' spatial sigma, in the reduced copy's pixels */
+    float lightness_sigma; /* CIELAB lightness softened by this before banding */
+    float chroma_sigma;    /* a* and b* softened by this */
+    int levels;            /* lightness bands */
+    float saturation;      /* a* and b* scaled by this */
+    float outline;         /* > 0: outlines drawn (flow lines with the sizes below) */
+    float flow_sigma, line_sigma, flow_length, rho;
+} sk_cartoon_plan;
+
+/* The whole cartoon of a packed RGB image in one call: flattened by bilateral filters, its
+ * lightness banded, its colours smoothed and boosted, outlined along the flow. Writes RGB. */
+int sk_cartoon(const unsigned char *rgb, int width, int height, const sk_cartoon_plan *plan,
+               unsigned char *out, char *error, int error_size);
 
 /* The engraver's hatching of an RGB crop, every size already chosen by the style (HatchingFilter). */
 typedef struct {

@@ -125,6 +125,14 @@ public enum PortraitOperations {
         }
     }
 
+    /// The whole cartoon of an RGB crop in one pass (`sk_cartoon`): RGB, 8-bit.
+    static func cartoon(_ rgb: VipsImage, plan: sk_cartoon_plan) throws -> VipsImage {
+        let bytes = try rgb.pixels()
+        return try output(width: rgb.width, height: rgb.height, bands: 3, operation: "cartoon") { out, error, size in
+            withUnsafePointer(to: plan) { sk_cartoon(bytes, Int32(rgb.width), Int32(rgb.height), $0, out, error, size) }
+        }.reinterpreted(as: .srgb)
+    }
+
     /// The whole hatching of an RGB crop in one pass (`sk_hatching`): grey RGB, 8-bit.
     static func hatching(_ rgb: VipsImage, plan: sk_hatching_plan) throws -> VipsImage {
         let bytes = try rgb.pixels()
@@ -149,15 +157,6 @@ public enum PortraitOperations {
             sk_pencil_texture(Int32(width), Int32(height), Float(length), Float(strokeWidth), Float(angle * .pi / 180),
                               UInt32(truncatingIfNeeded: seed), out, error, size)
         }
-    }
-
-    /// Repeated bilateral filtering of an RGB image: flat colours, sharp edges.
-    static func bilateral(_ rgb: VipsImage, sigmaSpace: Double, sigmaColour: Double, iterations: Int) throws -> VipsImage {
-        let bytes = try rgb.pixels()
-        return try output(width: rgb.width, height: rgb.height, bands: 3, operation: "bilateral") { out, error, size in
-            sk_bilateral(bytes, Int32(rgb.width), Int32(rgb.height), Float(sigmaSpace), Float(sigmaColour),
-                         Int32(iterations), out, error, size)
-        }.reinterpreted(as: .srgb)
     }
 
     private static func floatOutput(width: Int, height: Int, operation: String,

@@ -1,3 +1,4 @@
+import CPortrait
 import Vips
 
 /// Cartoon: flat areas of colour with bold black outlines.
@@ -33,37 +34,19 @@ public struct CartoonFilter: SketchFilter {
         let face = context.faceSize
         // Edge-preserving flattening on a copy with the face ~160 px across (never enlarged).
         let scale = min(1, 160 / max(face, 1))
-        let small = scale < 1 ? try crop.resize(scale: scale) : crop
-        let reach = max(1.5, settings.number("smoothing") * face * scale)
-        let smoothed = try PortraitOperations.bilateral(small, sigmaSpace: reach, sigmaColour: 28, iterations: 3)
-        let flat = scale < 1
-            ? try smoothed.resize(scale: Double(crop.width) / Double(small.width),
-                                  verticalScale: Double(crop.height) / Double(small.height), kernel: "linear")
-                .embed(x: 0, y: 0, width: crop.width, height: crop.height, extend: "copy")
-                .crop(x: 0, y: 0, width: crop.width, height: crop.height)
-            : smoothed
-
-        // Posterise lightness; keep hue and chroma smooth, gently boosted.
-        let lab = try flat.colourspace(.lab)
-        let step = 100 / Double(settings.integer("levels"))
-        // Smoothed before banding, so bands follow the face's forms, not its blotches.
-        let lightness = try lab.extractBands(0).softened(sigma: max(0.5, 0.008 * face))
-            .linear(1 / step, 0)
-        // Bands span L 8...96: no blown-out white patches, and black is left to the outlines.
-        let banded = try lightness.rounded().linear(step * 0.88, 8)
-        let chroma = try lab.extractBands(1, count: 2).softened(sigma: max(0.5, 0.006 * face)).linear(settings.number("saturation"), 0)
-        let colours = try VipsImage.bandjoin([banded, chroma]).reinterpreted(as: .lab).colourspace(.srgb).cast(.uchar)
-
-        // Outlines: coherent lines along the flow of the flattened picture, as bold as asked.
         let outline = settings.number("outline")
-        guard outline > 0 else { return colours }
-        let grey = try flat.colourspace(.bw).extractBands(0).cast(.uchar)
-        let lines = try PortraitOperations.flowLines(
+        let plan = sk_cartoon_plan(
+            scale: Float(scale), reach: Float(max(1.5, settings.number("smoothing") * face * scale)),
+            // Posterised lightness (smoothed before banding, so bands follow the face's forms,
+            // not its blotches); hue and chroma smooth, gently boosted.
+            lightness_sigma: Float(max(0.5, 0.008 * face)), chroma_sigma: Float(max(0.5, 0.006 * face)),
+            levels: Int32(settings.integer("levels")), saturation: Float(settings.number("saturation")),
+            // Outlines: coherent lines along the flow of the flattened picture, as bold as asked.
             // A face drawn at about its size keeps outlines about a pixel of the photo wide; an
             // enlarged small face gets thinner ones, and fewer (only its strongest edges).
-            grey, flowSigma: max(1, 0.02 * face),
-            lineSigma: max(1.1 * context.photoPixel.squareRoot(), settings.number("thickness") * face * 0.7),
-            flowLength: max(2, 0.03 * face), rho: 0.94 + 0.055 * outline - 0.015 * max(0, context.photoPixel - 1), sharpness: 200)
-        return try colours.multiply(lines.linear(1.0 / 255, 0)).cast(.uchar).reinterpreted(as: .srgb)
+            outline: Float(outline), flow_sigma: Float(max(1, 0.02 * face)),
+            line_sigma: Float(max(1.1 * context.photoPixel.squareRoot(), settings.number("thickness") * face * 0.7)),
+            flow_length: Float(max(2, 0.03 * face)), rho: Float(0.94 + 0.055 * outline - 0.015 * max(0, context.photoPixel - 1)))
+        return try PortraitOperations.cartoon(crop, plan: plan)
     }
 }
