@@ -421,6 +421,7 @@ void pencilTexture(int width, int height, float length, float widthPx, float ang
 struct TextureTile {
     int side;
     std::vector<float> exponent;
+    float meanLog; // the mean natural log of its brightness (negative)
 };
 
 /// Stroke sizes are rounded to an eighth of an octave before a tile is made or looked up, so a
@@ -458,6 +459,7 @@ std::shared_ptr<const TextureTile> textureTile(float length, float widthPx, floa
     }
     float meanLog = std::min(-0.01f, float(sum / double(bytes.size())));
     for (float &e : tile->exponent) e /= meanLog;
+    tile->meanLog = meanLog;
     recent.emplace_front(key, tile);
     if (recent.size() > kept) recent.pop_back();
     return tile;
@@ -550,7 +552,112 @@ void pencil(const unsigned char *rgb, int width, int height, const sk_pencil_pla
     }
 }
 
+/// The box holding every face (whole pixels, as the styles' `FaceRegion.bounds` gives it to
+/// `sk_pencil_strokes`); empty without faces.
+cv::Rect facesBounds(const sk_face_seed *faces, int count) {
+    if (!faces || count <= 0) return cv::Rect();
+    float x0 = faces[0].x, y0 = faces[0].y, x1 = faces[0].x + faces[0].width, y1 = faces[0].y + faces[0].height;
+    for (int i = 1; i < count; i++) {
+        x0 = std::min(x0, faces[i].x); y0 = std::min(y0, faces[i].y);
+        x1 = std::max(x1, faces[i].x + faces[i].width); y1 = std::max(y1, faces[i].y + faces[i].height);
+    }
+    return cv::Rect(int(x0), int(y0), int(x1 - x0), int(y1 - y0));
+}
+
+/// Lu, Xu & Jia's tone: each grey level to the level with the same cumulative share under the
+/// pencil distribution (`cdf`, 256 rising shares), the counts pooled over the faces' boxes
+/// (the whole image where none holds 2 x 2 pixels).
+std::vector<unsigned char> toneTable(const cv::Mat &levels, const sk_face_seed *faces, int count, const double *cdf) {
+    std::vector<double> counts(256, 0);
+    auto add = [&](cv::Rect r) {
+        for (int y = r.y; y < r.y + r.height; y++) {
+            const unsigned char *row = levels.ptr<unsigned char>(y);
+            for (int x = r.x; x < r.x + r.width; x++) counts[row[x]] += 1;
+        }
+    };
+    for (int i = 0; i < count && faces; i++) {
+        int x0 = std::max(0, int(faces[i].x)), y0 = std::max(0, int(faces[i].y));
+        int x1 = std::min(levels.cols, int(faces[i].x + faces[i].width)), y1 = std::min(levels.rows, int(faces[i].y + faces[i].height));
+        if (x1 - x0 >= 2 && y1 - y0 >= 2) add(cv::Rect(x0, y0, x1 - x0, y1 - y0));
+    }
+    double total = 0;
+    for (double c : counts) total += c;
+    if (total == 0) {
+        add(cv::Rect(0, 0, levels.cols, levels.rows));
+        for (double c : counts) total += c;
+    }
+    std::vector<unsigned char> table(256);
+    double cumulative = 0;
+    for (int level = 0; level < 256; level++) {
+        // The level's middle share, so a level holding every pixel maps to the middle.
+        double share = (cumulative + counts[level] / 2) / std::max(1.0, total);
+        cumulative += counts[level];
+        int target = 0;
+        while (target < 255 && cdf[target] < share) target++;
+        table[level] = (unsigned char)target;
+    }
+    return table;
+}
+
+void graphite(const unsigned char *rgb, int width, int height, const sk_graphite_plan &plan, unsigned char *outRGB) {
+    checkImage(rgb, width, height);
+    if (!plan.tone_cdf) throw std::invalid_argument("graphite: the tone distribution is required");
+    if (plan.origin_x < 0 || plan.origin_y < 0) throw std::invalid_argument("graphite: the origin must not be negative");
+    cv::Mat grey, lineSource, toneSource;
+    blurred(greyOf(rgb, width, height), grey, plan.grey_sigma);
+
+    // Outlines: the stroke map, its edge threshold and darkest strokes the faces' own.
+    blurred(grey, lineSource, plan.line_sigma);
+    cv::Mat lineGrey, strokes(height, width, CV_8U);
+    lineSource.convertTo(lineGrey, CV_32F, 1.0 / 255);
+    pencilStrokes(lineGrey, plan.stroke_length, plan.stroke_width, plan.stroke_gain, strokes.data,
+                  facesBounds(plan.faces, plan.face_count));
+
+    // Tone: the grey matched to a pencil drawing's tones over the faces.
+    blurred(grey, toneSource, plan.tone_sigma);
+    std::vector<unsigned char> table = toneTable(toneSource, plan.faces, plan.face_count, plan.tone_cdf);
+    float logTone[256];
+    for (int level = 0; level < 256; level++) logTone[level] = std::log(std::min(1.0f, std::max(0.03f, table[level] / 255.0f)));
+
+    // Laid in with the texture: each area the power of it that reaches its tone there, solved
+    // smoothly in the log domain (beta = blur(ln H ln J) / blur(ln H ln H)).
+    auto tile = textureTile(roundedSize(plan.texture_length), roundedSize(plan.texture_width), plan.texture_angle);
+    const cv::Point at = tileOffset(plan.seed, tile->side) + cv::Point(plan.origin_x, plan.origin_y);
+    cv::Mat lnH(height, width, CV_32F), product(height, width, CV_32F), square(height, width, CV_32F);
+    for (int y = 0; y < height; y++) {
+        const float *e = tile->exponent.data() + size_t((y + at.y) % tile->side) * tile->side;
+        const unsigned char *level = toneSource.ptr<unsigned char>(y);
+        float *h = lnH.ptr<float>(y), *p = product.ptr<float>(y), *q = square.ptr<float>(y);
+        for (int x = 0; x < width; x++) {
+            h[x] = e[(x + at.x) % tile->side] * tile->meanLog;
+            p[x] = h[x] * logTone[level[x]];
+            q[x] = h[x] * h[x];
+        }
+    }
+    blurred(product, product, plan.reach);
+    blurred(square, square, plan.reach);
+    for (int y = 0; y < height; y++) {
+        const float *h = lnH.ptr<float>(y), *p = product.ptr<float>(y), *q = square.ptr<float>(y);
+        const unsigned char *s = strokes.ptr<unsigned char>(y);
+        unsigned char *out = outRGB + size_t(y) * width * 3;
+        for (int x = 0; x < width; x++) {
+            float textured = std::exp(p[x] / q[x] * h[x]);
+            float v = std::min(1.0f, std::max(0.0f, s[x] / 255.0f * textured));
+            unsigned char g = (unsigned char)(255 * v);
+            out[3 * x] = out[3 * x + 1] = out[3 * x + 2] = g;
+        }
+    }
+}
+
 } // namespace
+
+extern "C" int sk_graphite(const unsigned char *rgb, int width, int height, const sk_graphite_plan *plan,
+                           unsigned char *out, char *error, int error_size) {
+    return guarded(error, error_size, [&] {
+        if (!plan) throw std::invalid_argument("graphite: no plan");
+        graphite(rgb, width, height, *plan, out);
+    });
+}
 
 extern "C" int sk_pencil_strokes(const unsigned char *grey, int width, int height, float length, float width_px,
                                  float gain, int skin_x, int skin_y, int skin_width, int skin_height,

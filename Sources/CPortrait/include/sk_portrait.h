@@ -105,6 +105,27 @@ typedef struct {
 int sk_pencil(const unsigned char *rgb, int width, int height, const sk_pencil_plan *plan,
               unsigned char *out, char *error, int error_size);
 
+/* Graphite after Lu, Xu & Jia (2012) on an RGB crop, every size already chosen by the style
+ * (GraphiteFilter). */
+typedef struct {
+    float grey_sigma;      /* the grey every layer starts from, softened by this */
+    float line_sigma;      /* the strokes' source, softened further by this */
+    float stroke_length, stroke_width, stroke_gain; /* the stroke map (sk_pencil_strokes) */
+    float tone_sigma;      /* the tone's source, softened by this */
+    const double *tone_cdf; /* 256 rising shares: the pencil tones' cumulative distribution */
+    const sk_face_seed *faces; /* whose tones are matched and whose edges set the strokes */
+    int face_count;
+    float texture_length, texture_width, texture_angle; /* the graphite texture (radians) */
+    unsigned seed;         /* picks the face's window of the texture */
+    float reach;           /* how smoothly the texture's power follows the tone */
+    int origin_x, origin_y; /* where the crop's corner lies on the canvas (>= 0) */
+} sk_graphite_plan;
+
+/* The whole graphite drawing of a packed RGB image in one call: the stroke map times the tone
+ * laid in with a graphite texture. Writes grey RGB into `out`. */
+int sk_graphite(const unsigned char *rgb, int width, int height, const sk_graphite_plan *plan,
+                unsigned char *out, char *error, int error_size);
+
 /* The charcoal drawing of an RGB crop, every size already chosen by the style (CharcoalFilter). */
 typedef struct {
     float grey_sigma;      /* the grey every layer starts from, softened by this */

@@ -22,12 +22,17 @@ public struct PencilTone: Sendable, Equatable {
         return p.map { $0 / total }
     }
 
+    /// The target's cumulative share at each grey level (256, rising to 1).
+    func cumulative() -> [Double] {
+        var sum = 0.0
+        return density().map { sum += $0; return sum }
+    }
+
     /// The lookup table taking each grey level of an image with this `histogram` (256 counts)
     /// to the level with the same cumulative share under the pencil distribution.
     public func lookupTable(for histogram: [Int]) -> [UInt8] {
         let total = Double(max(1, histogram.reduce(0, +)))
-        var target = [Double](), sum = 0.0
-        for p in density() { sum += p; target.append(sum) }
+        let target = cumulative()
         var cumulative = 0.0
         return histogram.map { count in
             // The level's middle share, so a level holding every pixel maps to the middle.

@@ -125,6 +125,14 @@ public enum PortraitOperations {
         }
     }
 
+    /// The whole graphite drawing of an RGB crop in one pass (`sk_graphite`): grey RGB, 8-bit.
+    static func graphite(_ rgb: VipsImage, plan: sk_graphite_plan) throws -> VipsImage {
+        let bytes = try rgb.pixels()
+        return try output(width: rgb.width, height: rgb.height, bands: 3, operation: "graphite") { out, error, size in
+            withUnsafePointer(to: plan) { sk_graphite(bytes, Int32(rgb.width), Int32(rgb.height), $0, out, error, size) }
+        }.reinterpreted(as: .srgb)
+    }
+
     /// The whole cartoon of an RGB crop in one pass (`sk_cartoon`): RGB, 8-bit.
     static func cartoon(_ rgb: VipsImage, plan: sk_cartoon_plan) throws -> VipsImage {
         let bytes = try rgb.pixels()

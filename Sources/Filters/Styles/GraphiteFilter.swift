@@ -1,3 +1,4 @@
+import CPortrait
 import Foundation
 import Vips
 
@@ -7,7 +8,7 @@ import Vips
 /// grey levels matched to the tone distribution of real pencil drawings, `PencilTone`) rendered
 /// with a pencil texture raised to the power that reaches each tone (solved smoothly in the log
 /// domain). Strokes and texture are sized to the face; runs on a copy of the crop 100-300 px
-/// across the face (`scalesWithFace`).
+/// across the face (`scalesWithFace`). Drawn in one pass (`sk_graphite`).
 public struct GraphiteFilter: SketchFilter {
     public let id = "graphite"
     public let name = "Graphite"
@@ -24,25 +25,25 @@ public struct GraphiteFilter: SketchFilter {
 
     public func apply(to crop: VipsImage, settings: FilterSettings, context: FilterContext) throws -> VipsImage {
         let face = context.faceSize
-        let grey = try crop.smoothedGrey(sigma: max(0.5, 0.003 * face))
-        let strokes = try PortraitOperations.pencilStrokes(grey.softened(sigma: max(0.7, 0.005 * face), eightBit: true).cast(.uchar), length: settings.number("stroke") * face,
-                                                           width: max(1, 0.005 * face), gain: settings.number("darkness"),
-                                                           faces: context.faces)
-            .linear(1.0 / 255, 0)
-        let toneSource = try grey.softened(sigma: max(1, 0.008 * face), eightBit: true).cast(.uchar).inMemory()
-        // The tones matched are the faces' own (the whole crop where none is known): a light
-        // wall around a face would otherwise push the face down into the dark strokes.
-        let onFaces = try toneSource.histogram(over: context.faces)
-        let table = PencilTone().lookupTable(for: onFaces.contains { $0 > 0 } ? onFaces : try toneSource.histogram()[0])
-        let lut = try VipsImage.fromPixels(table, width: 256, height: 1, bands: 1)
-        let tone = try toneSource.mapLUT(lut).linear(1.0 / 255, 0).clamped(0.03, 1)
-        let lnH = try PencilTexture(width: crop.width, height: crop.height, strokeLength: settings.number("texture") * face,
-                                    strokeWidth: max(1, 0.005 * face), angle: -55, seed: context.seed,
-                                    origin: context.origin).logBrightness
-        let lnJ = try tone.math("log")
-        let reach = max(2, 0.02 * face)
-        let beta = try lnH.multiply(lnJ).softened(sigma: reach).divide(lnH.multiply(lnH).softened(sigma: reach))
-        let textured = try beta.multiply(lnH).math("exp")
-        return try strokes.multiply(textured).clamped().unitToGreyRGB().tinted(like: crop, amount: settings.number("colour"))
+        let seeds = PortraitOperations.seeds(of: context.faces)
+        let cdf = PencilTone().cumulative()
+        let drawing = try seeds.withUnsafeBufferPointer { seeds in
+            try cdf.withUnsafeBufferPointer { cdf in
+                let plan = sk_graphite_plan(
+                    grey_sigma: Float(max(0.5, 0.003 * face)), line_sigma: Float(max(0.7, 0.005 * face)),
+                    stroke_length: Float(settings.number("stroke") * face), stroke_width: Float(max(1, 0.005 * face)),
+                    stroke_gain: Float(settings.number("darkness")),
+                    // The tones matched are the faces' own (the whole crop where none is known): a
+                    // light wall around a face would otherwise push the face down into the dark strokes.
+                    tone_sigma: Float(max(1, 0.008 * face)), tone_cdf: cdf.baseAddress,
+                    faces: seeds.baseAddress, face_count: Int32(seeds.count),
+                    texture_length: Float(settings.number("texture") * face), texture_width: Float(max(1, 0.005 * face)),
+                    texture_angle: Float(-55 * Double.pi / 180), seed: UInt32(truncatingIfNeeded: context.seed),
+                    reach: Float(max(2, 0.02 * face)),
+                    origin_x: Int32(context.origin.x), origin_y: Int32(context.origin.y))
+                return try PortraitOperations.graphite(crop, plan: plan)
+            }
+        }
+        return try drawing.tinted(like: crop, amount: settings.number("colour"))
     }
 }
