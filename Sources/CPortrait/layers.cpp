@@ -158,15 +158,6 @@ cv::Mat headDomes(const sk_face_seed *faces, int count, int width, int height, c
 
 } // namespace sk
 
-extern "C" int sk_head_domes(const sk_face_seed *faces, int count, int width, int height, int origin_x, int origin_y,
-                             float *out, char *error, int error_size) {
-    return sk::guarded(error, error_size, [&] {
-        sk::checkImage(out, width, height);
-        if (origin_x < 0 || origin_y < 0) throw std::invalid_argument("head domes: the origin must not be negative");
-        sk::headDomes(faces, count, width, height, cv::Point(origin_x, origin_y)).copyTo(cv::Mat(height, width, CV_32F, out));
-    });
-}
-
 extern "C" int sk_paper_grain(const unsigned char *noise, int noise_side, int noise_x, int noise_y, int origin_x,
                               int origin_y, float grain_size, int width, int height, float *out, char *error,
                               int error_size) {

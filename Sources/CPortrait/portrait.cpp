@@ -256,30 +256,6 @@ __attribute__((always_inline)) inline float bilinear(const cv::Mat &m, float x, 
     return (r0[x0] * (1 - fx) + r0[x1] * fx) * (1 - fy) + (r1[x0] * (1 - fx) + r1[x1] * fx) * fy;
 }
 
-/// Walks the streamline of the (tx, ty) field rotated by (c, s) through (x, y), `steps` unit
-/// steps each way, calling visit(px, py, distance) for every point, the start included.
-template <typename Visit>
-void streamline(const cv::Mat &tx, const cv::Mat &ty, float c, float s, int x, int y, int steps, Visit visit) {
-    visit(float(x), float(y), 0);
-    for (int sign : {1, -1}) {
-        float px = float(x), py = float(y);
-        float dx = (tx.at<float>(y, x) * c - ty.at<float>(y, x) * s) * sign;
-        float dy = (tx.at<float>(y, x) * s + ty.at<float>(y, x) * c) * sign;
-        for (int i = 1; i <= steps; i++) {
-            px += dx;
-            py += dy;
-            if (px < 0 || py < 0 || px > tx.cols - 1 || py > tx.rows - 1) break;
-            visit(px, py, float(i));
-            int ix = int(px + 0.5f), iy = int(py + 0.5f);
-            float nx = tx.at<float>(iy, ix) * c - ty.at<float>(iy, ix) * s;
-            float ny = tx.at<float>(iy, ix) * s + ty.at<float>(iy, ix) * c;
-            if (nx * dx + ny * dy < 0) { nx = -nx; ny = -ny; } // tangents have no sign: keep going the same way
-            dx = nx;
-            dy = ny;
-        }
-    }
-}
-
 #if defined(__x86_64__)
 
 /// std::min(std::max(v, 0), top) as `bilinear` writes it: v < 0 ? 0 : v, then top < v ? top : v.
@@ -559,53 +535,6 @@ void flowLines(const unsigned char *greyBytes, int width, int height, float flow
 
 } // namespace sk
 
-namespace {
-
-
-
-void flowHatching(const unsigned char *greyBytes, const unsigned char *densityBytes, int width, int height,
-                  float flowSigma, float angle, float length, float widthPx, unsigned seed, unsigned char *outBytes) {
-    checkImage(greyBytes, width, height);
-    checkImage(densityBytes, width, height);
-    cv::Mat grey;
-    cv::Mat(height, width, CV_8U, const_cast<unsigned char *>(greyBytes)).convertTo(grey, CV_32F, 1.0 / 255);
-    cv::Mat density(height, width, CV_8U, const_cast<unsigned char *>(densityBytes));
-    cv::Mat tx, ty;
-    tangentFlow(grey, std::max(0.5f, flowSigma), tx, ty);
-
-    // Stroke seeds: a pixel starts a stroke with a chance that gives `density` coverage.
-    length = std::max(2.0f, length);
-    widthPx = std::max(0.6f, widthPx);
-    float perPixel = 1.0f / (length * widthPx * 2.0f);
-    cv::Mat dots = cv::Mat::zeros(grey.size(), CV_32F);
-    for (int y = 0; y < height; y++)
-        for (int x = 0; x < width; x++) {
-            float chance = density.at<uint8_t>(y, x) / 255.0f * perPixel;
-            if (hashUnit(x, y, seed) < chance) dots.at<float>(y, x) = 1;
-        }
-    // As wide as a stroke: a blur, rescaled so a lone dot peaks at 1.
-    float blur = widthPx * 0.5f;
-    cv::GaussianBlur(dots, dots, cv::Size(), blur);
-    dots *= float(2 * CV_PI * blur * blur) * 0.8f;
-
-    // Line integral convolution: each dot drawn out along the flow into a tapered stroke.
-    float c = std::cos(angle * float(CV_PI) / 180), s = std::sin(angle * float(CV_PI) / 180);
-    int steps = int(std::ceil(length / 2));
-    cv::Mat out(height, width, CV_8U, outBytes);
-    cv::parallel_for_(cv::Range(0, height), [&](const cv::Range &rows) {
-        for (int y = rows.start; y < rows.end; y++)
-            for (int x = 0; x < width; x++) {
-                float sum = 0;
-                streamline(tx, ty, c, s, x, y, steps, [&](float px, float py, float d) {
-                    sum += (1 - d / (steps + 1)) * bilinear(dots, px, py);
-                });
-                out.at<uint8_t>(y, x) = cv::saturate_cast<uint8_t>(255 * (1 - std::min(sum, 1.0f)));
-            }
-    });
-}
-
-} // namespace
-
 cv::Mat sk::bilateral(const cv::Mat &rgb, float sigmaSpace, float sigmaColour, int iterations) {
     cv::Mat image = rgb.clone();
     int diameter = std::max(3, int(std::lround(sigmaSpace * 3)) | 1);
@@ -629,14 +558,6 @@ extern "C" int sk_flow_lines(const unsigned char *grey, int width, int height, f
                              float sigma_m, float rho, float phi, unsigned char *out, char *error, int error_size) {
     return guarded(error, error_size, [&] {
         flowLines(grey, width, height, flow_sigma, sigma_c, sigma_m, rho, phi, out);
-    });
-}
-
-extern "C" int sk_flow_hatching(const unsigned char *grey, const unsigned char *density, int width, int height,
-                                float flow_sigma, float angle, float length, float width_px, unsigned seed,
-                                unsigned char *out, char *error, int error_size) {
-    return guarded(error, error_size, [&] {
-        flowHatching(grey, density, width, height, flow_sigma, angle, length, width_px, seed, out);
     });
 }
 

@@ -41,14 +41,6 @@ int sk_flow_lines(const unsigned char *grey, int width, int height, float flow_s
                   float sigma_c, float sigma_m, float rho, float phi,
                   unsigned char *out, char *error, int error_size);
 
-/* Hatching strokes by line integral convolution of seeded sparse noise along the edge
- * tangent flow, rotated by `angle` degrees (0 = along the flow, 90 = across it). `density`
- * (0...255, one per pixel) is the chance a pixel seeds a stroke; strokes are `length` pixels
- * long and about `width` wide. 255 = paper, darker = stroke. */
-int sk_flow_hatching(const unsigned char *grey, const unsigned char *density, int width, int height,
-                     float flow_sigma, float angle, float length, float width_px, unsigned seed,
-                     unsigned char *out, char *error, int error_size);
-
 /* The stroke map of Lu, Xu & Jia's pencil drawing (2012): the gradient magnitude of a grey
  * image, each pixel's share given to the one of 8 directions whose line of `length` pixels
  * gathers most gradient there, each share drawn out along its line (`width_px` wide), scaled
@@ -125,6 +117,27 @@ typedef struct {
  * laid in with a graphite texture. Writes grey RGB into `out`. */
 int sk_graphite(const unsigned char *rgb, int width, int height, const sk_graphite_plan *plan,
                 unsigned char *out, char *error, int error_size);
+
+/* The relief carving of an RGB crop, every size already chosen by the style (ReliefFilter). */
+typedef struct {
+    float face_size;       /* the face's size in the crop's pixels */
+    float depth;           /* how deep the carving is (0.3...8) */
+    float smoothing;       /* the height field's luminance, softened by this */
+    float broad_sigma;     /* its broad changes (halved), over this */
+    float azimuth, elevation; /* the light, radians */
+    int harmonics;         /* 1: matte clay in spherical-harmonics light; 0: polished, Blinn-Phong */
+    float material[3];     /* the surface's colour (0...1), already scaled by 1 - tint */
+    float tint;            /* the photo's colours mixed in (0...1) */
+    const sk_face_seed *faces; /* the heads that get a dome */
+    int face_count;
+    int origin_x, origin_y; /* where the crop's corner lies on the canvas (>= 0) */
+} sk_relief_plan;
+
+/* The whole relief of a packed RGB image in one call: a height field of luminance detail and
+ * head domes, its normals lit with cast shadows and a highlight, or with wrapped light and
+ * occlusion. Writes RGB into `out`. */
+int sk_relief(const unsigned char *rgb, int width, int height, const sk_relief_plan *plan,
+              unsigned char *out, char *error, int error_size);
 
 /* The charcoal drawing of an RGB crop, every size already chosen by the style (CharcoalFilter). */
 typedef struct {
@@ -216,12 +229,6 @@ typedef struct {
  * shadows, with a fine outline. Writes grey RGB into `out`. */
 int sk_hatching(const unsigned char *rgb, int width, int height, const sk_hatching_plan *plan,
                 unsigned char *out, char *error, int error_size);
-
-/* A smooth dome over each of `count` heads (float, width x height into `out`): a gaussian of
- * height 1 a little above each box's centre, falling off over the head's width and height,
- * summed; laid from the canvas's corner (origin), so a part of a picture gets what the whole has. */
-int sk_head_domes(const sk_face_seed *faces, int count, int width, int height, int origin_x, int origin_y,
-                  float *out, char *error, int error_size);
 
 /* The paper grain the drawings lay (float, unit deviation, width x height into `out`): the
  * noise tile's window at (noise_x, noise_y), moved by where the crop's corner lies on the canvas,

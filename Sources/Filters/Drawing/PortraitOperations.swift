@@ -58,17 +58,6 @@ public enum PortraitOperations {
         }
     }
 
-    /// Strokes along the flow of `grey` turned by `angle` degrees, as many as `density` asks
-    /// (one band, 8-bit: 255 = full coverage); 255 paper, darker strokes.
-    static func flowHatching(_ grey: VipsImage, density: VipsImage, flowSigma: Double, angle: Double,
-                             length: Double, width: Double, seed: Int) throws -> VipsImage {
-        let bytes = try grey.pixels(), chance = try density.cast(.uchar).pixels()
-        return try output(width: grey.width, height: grey.height, bands: 1, operation: "flow hatching") { out, error, size in
-            sk_flow_hatching(bytes, chance, Int32(grey.width), Int32(grey.height), Float(flowSigma), Float(angle),
-                             Float(length), Float(width), UInt32(truncatingIfNeeded: seed), out, error, size)
-        }
-    }
-
     /// Lu, Xu & Jia's stroke map of a one-band 8-bit image: 255 paper, darker strokes.
     static func pencilStrokes(_ grey: VipsImage, length: Double, width: Double, gain: Double, faces: [FaceRegion] = []) throws -> VipsImage {
         let bytes = try grey.pixels()
@@ -116,20 +105,19 @@ public enum PortraitOperations {
         }
     }
 
-    /// The sum of a smooth dome over each head in a crop `width` × `height` (`sk_head_domes`;
-    /// one band, float, 1 at a dome's top); `origin`: where the crop's corner lies on the canvas.
-    static func headDomes(over faces: [FaceRegion], width: Int, height: Int, origin: SIMD2<Int>) throws -> VipsImage {
-        let seeds = Self.seeds(of: faces)
-        return try floatOutput(width: width, height: height, operation: "head domes") { out, error, size in
-            sk_head_domes(seeds, Int32(seeds.count), Int32(width), Int32(height), Int32(origin.x), Int32(origin.y), out, error, size)
-        }
-    }
-
     /// The whole graphite drawing of an RGB crop in one pass (`sk_graphite`): grey RGB, 8-bit.
     static func graphite(_ rgb: VipsImage, plan: sk_graphite_plan) throws -> VipsImage {
         let bytes = try rgb.pixels()
         return try output(width: rgb.width, height: rgb.height, bands: 3, operation: "graphite") { out, error, size in
             withUnsafePointer(to: plan) { sk_graphite(bytes, Int32(rgb.width), Int32(rgb.height), $0, out, error, size) }
+        }.reinterpreted(as: .srgb)
+    }
+
+    /// The whole relief of an RGB crop in one pass (`sk_relief`): RGB, 8-bit.
+    static func relief(_ rgb: VipsImage, plan: sk_relief_plan) throws -> VipsImage {
+        let bytes = try rgb.pixels()
+        return try output(width: rgb.width, height: rgb.height, bands: 3, operation: "relief") { out, error, size in
+            withUnsafePointer(to: plan) { sk_relief(bytes, Int32(rgb.width), Int32(rgb.height), $0, out, error, size) }
         }.reinterpreted(as: .srgb)
     }
 

@@ -41,24 +41,6 @@ extension VipsImage {
         return try black.linear(0, value)
     }
 
-    /// Horizontal and vertical central differences, for normals and gradients.
-    func gradients() throws -> (dx: VipsImage, dy: VipsImage) {
-        let kx = try VipsImage.matrix([[-0.5, 0, 0.5]])
-        let ky = try VipsImage.matrix([[-0.5], [0], [0.5]])
-        // Mirror the border so edges of the crop do not read as cliffs.
-        let padded = try embed(x: 1, y: 1, width: width + 2, height: height + 2, extend: "mirror")
-        let dx = try padded.convolve(kx).crop(x: 1, y: 1, width: width, height: height)
-        let dy = try padded.convolve(ky).crop(x: 1, y: 1, width: width, height: height)
-        return (dx, dy)
-    }
-
-    /// Gradient magnitude of a one-band float image.
-    func gradientMagnitude() throws -> VipsImage {
-        let (dx, dy) = try gradients()
-        // |dx + i dy|: each derivative is read once (squaring one would compute it twice).
-        return try VipsImage.complexForm(dx, dy).absolute()
-    }
-
     /// How far (pixels) a gaussian blur of `sigma` reaches beyond a pixel: the margin a crop
     /// needs around it for the blur to see real pixels up to its edges.
     static func blurMargin(sigma: Double) -> Int { Int((sigma * 3).rounded(.up)) + 1 }
