@@ -192,6 +192,30 @@ import Vips
         #expect(try TestClips.frameTimes(out + "/clip.mp4").count == 60)
     }
 
+    /// Ctrl-C on a recording (a generated source standing in for a camera, which never ends by
+    /// itself) stops it there, and its file is completed and kept.
+    @Test func ctrlCStopsARecordingAndCompletesItsFile() throws {
+        let folder = try TestAssets.temporaryFolder("video-record-interrupt")
+        let out = folder + "/out"
+        let process = try ChildProcess(CLIRunner.executable, ["video", "testsrc2=size=320x240:rate=10", "--input-format", "lavfi",
+                                                              "--out", out, "-f", "cartoon"],
+                                       environment: ProcessInfo.processInfo.environment.merging(["SKETCHEASE_MODEL": TestAssets.model]) { $1 },
+                                       output: .null, error: .pipe)
+        let deadline = Date().addingTimeInterval(60)
+        func partial() -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: out)) ?? []).filter { $0.hasSuffix(".tmp") } }
+        while Date() < deadline, (partial().first.map { (try? TestAssets.fileSize(out + "/" + $0)) ?? 0 } ?? 0) == 0 { usleep(5_000) }
+        usleep(300_000)
+        process.signal(SIGINT)
+        // A recording that did not stop is killed at the deadline (and the status says so).
+        let (status, _, errorData) = process.outputs(timeout: 60)
+        let stderr = String(decoding: errorData, as: UTF8.self)
+        #expect(status == 0, "\(stderr)")
+        #expect(stderr.contains("finishing the recording") && stderr.contains("1 written"), "\(stderr)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: out).filter { !$0.hasPrefix(".") }
+        #expect(files.count == 1 && partial().isEmpty, "\(files)")
+        #expect(try TestClips.frameTimes(out + "/" + (files.first ?? "")).count >= 1)
+    }
+
     /// Ctrl-C during the first of two clips: it is finished whole (it was cut at the Ctrl-C, kept
     /// under its real name and skipped by the rerun; and a Ctrl-C before its first frame made
     /// it "damaged or truncated"), the second is not begun, and a rerun does the rest.
