@@ -43,23 +43,44 @@ extension FaceMotion {
         init?(_ box: FaceBox, in plane: GreyPlane) {
             let k = plane.scale
             let columns = max(8, Int((Self.across * box.width * k).rounded())), rows = max(8, Int((Self.down * box.height * k).rounded()))
-            var pixels = [UInt8](repeating: 0, count: columns * rows)
-            for r in 0..<rows {
-                for c in 0..<columns {
-                    guard let p = Self.sample(box, c, r, columns, rows, plane) else { return nil }
-                    pixels[r * columns + c] = p
-                }
-            }
-            self.pixels = pixels; self.columns = columns; self.rows = rows
+            let grid = Grid(box, columns, rows, plane)
+            guard !grid.xs.contains(-1), !grid.ys.contains(-1) else { return nil }
+            pixels = grid.values(plane).map { UInt8($0) }
+            self.columns = columns; self.rows = rows
         }
 
-        /// The plane's pixel under cell (c, r) of `box`'s reach, or nil outside the plane.
-        static func sample(_ box: FaceBox, _ c: Int, _ r: Int, _ columns: Int, _ rows: Int, _ plane: GreyPlane) -> UInt8? {
-            let u = left + across * (Double(c) + 0.5) / Double(columns), v = top + down * (Double(r) + 0.5) / Double(rows)
-            let px = Int(((box.x + u * box.width) * plane.scale).rounded(.down))
-            let py = Int(((box.y + v * box.height) * plane.scale).rounded(.down))
-            guard px >= 0, py >= 0, px < plane.width, py < plane.height else { return nil }
-            return plane.pixels[py * plane.width + px]
+        /// Where the cells of `box`'s reach sample the plane: each cell column's pixel column
+        /// and each cell row's pixel row, -1 outside the plane. (A cell's column depends only on
+        /// its column and its row only on its row: each is computed once, not once a cell.)
+        struct Grid {
+            let xs: [Int], ys: [Int]
+
+            init(_ box: FaceBox, _ columns: Int, _ rows: Int, _ plane: GreyPlane) {
+                xs = (0..<columns).map { c in
+                    let u = left + across * (Double(c) + 0.5) / Double(columns)
+                    let px = Int(((box.x + u * box.width) * plane.scale).rounded(.down))
+                    return px >= 0 && px < plane.width ? px : -1
+                }
+                ys = (0..<rows).map { r in
+                    let v = top + down * (Double(r) + 0.5) / Double(rows)
+                    let py = Int(((box.y + v * box.height) * plane.scale).rounded(.down))
+                    return py >= 0 && py < plane.height ? py : -1
+                }
+            }
+
+            /// The plane's pixel under each cell, row by row; -1 where a cell falls outside it.
+            func values(_ plane: GreyPlane) -> [Int] {
+                var out = [Int](repeating: -1, count: xs.count * ys.count)
+                plane.pixels.withUnsafeBufferPointer { p in
+                    out.withUnsafeMutableBufferPointer { o in
+                        for (r, py) in ys.enumerated() where py >= 0 {
+                            let row = py * plane.width, at = r * xs.count
+                            for (c, px) in xs.enumerated() where px >= 0 { o[at + c] = Int(p[row + px]) }
+                        }
+                    }
+                }
+                return out
+            }
         }
 
         /// Grey difference (after allowing a cell of misalignment and averaging over 3 × 3
@@ -74,37 +95,39 @@ extension FaceMotion {
         /// of it), grown by a cell; nil when the face is not covered that much.
         func cover(_ box: FaceBox, in plane: GreyPlane) -> FaceCover? {
             let n = columns * rows
+            let current = Grid(box, columns, rows, plane).values(plane)
             // Per cell: the smallest difference over a cell of shift (misalignment, not change).
-            var raw = [Double](repeating: 0, count: n)
-            var current = [Int](repeating: -1, count: n)
-            for r in 0..<rows {
-                for c in 0..<columns {
-                    if let p = Self.sample(box, c, r, columns, rows, plane) { current[r * columns + c] = Int(p) }
-                }
-            }
-            for r in 0..<rows {
-                for c in 0..<columns {
-                    let here = current[r * columns + c]
-                    guard here >= 0 else { continue }
-                    var best = Int.max
-                    for dr in -1...1 {
-                        for dc in -1...1 {
-                            let rr = r + dr, cc = c + dc
-                            guard rr >= 0, cc >= 0, rr < rows, cc < columns else { continue }
-                            best = min(best, abs(Int(pixels[rr * columns + cc]) - here))
+            var raw = [Int](repeating: 0, count: n)
+            pixels.withUnsafeBufferPointer { seen in
+                current.withUnsafeBufferPointer { now in
+                    raw.withUnsafeMutableBufferPointer { raw in
+                        for r in 0..<rows {
+                            let r0 = max(0, r - 1), r1 = min(rows - 1, r + 1)
+                            for c in 0..<columns {
+                                let here = now[r * columns + c]
+                                guard here >= 0 else { continue }
+                                let c0 = max(0, c - 1), c1 = min(columns - 1, c + 1)
+                                var best = Int.max
+                                for rr in r0...r1 {
+                                    for cc in c0...c1 { best = min(best, abs(Int(seen[rr * columns + cc]) - here)) }
+                                }
+                                raw[r * columns + c] = best
+                            }
                         }
                     }
-                    raw[r * columns + c] = Double(best)
                 }
             }
+            // Far: the mean of those over 3 × 3 cells above `coverLevel`.
             var far = [Bool](repeating: false, count: n)
-            for r in 0..<rows {
-                for c in 0..<columns {
-                    var sum = 0.0, count = 0.0
-                    for rr in max(0, r - 1)...min(rows - 1, r + 1) {
-                        for cc in max(0, c - 1)...min(columns - 1, c + 1) { sum += raw[rr * columns + cc]; count += 1 }
+            raw.withUnsafeBufferPointer { raw in
+                for r in 0..<rows {
+                    let r0 = max(0, r - 1), r1 = min(rows - 1, r + 1)
+                    for c in 0..<columns {
+                        let c0 = max(0, c - 1), c1 = min(columns - 1, c + 1)
+                        var sum = 0
+                        for rr in r0...r1 { for cc in c0...c1 { sum += raw[rr * columns + cc] } }
+                        far[r * columns + c] = Double(sum) / Double((r1 - r0 + 1) * (c1 - c0 + 1)) > Self.coverLevel
                     }
-                    far[r * columns + c] = sum / count > Self.coverLevel
                 }
             }
             // The face's box in cells.
