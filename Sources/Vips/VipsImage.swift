@@ -132,23 +132,20 @@ extension VipsImage {
 
     /// An image over a copy of packed 8-bit pixels.
     public static func fromPixels(_ bytes: [UInt8], width: Int, height: Int, bands: Int) throws -> VipsImage {
-        try VipsRuntime.ensureStarted()
-        precondition(bytes.count == width * height * bands, "pixel buffer size mismatch")
-        let made = bytes.withUnsafeBytes { raw in
-            vips_image_new_from_memory_copy(raw.baseAddress, raw.count, Int32(width), Int32(height),
-                                            Int32(bands), VipsBandFormat(rawValue: 0))  // VIPS_FORMAT_UCHAR
-        }
-        guard let made else { throw VipsError.takeFromLibvips(operation: "new_from_memory") }
-        return VipsImage(owning: made)
+        try fromMemory(bytes, width: width, height: height, bands: bands, format: VipsBandFormat(rawValue: 0))  // VIPS_FORMAT_UCHAR
     }
 
     /// An image over a copy of packed 32-bit float pixels.
     public static func fromFloats(_ values: [Float], width: Int, height: Int, bands: Int) throws -> VipsImage {
+        try fromMemory(values, width: width, height: height, bands: bands, format: VipsBandFormat(rawValue: 6))  // VIPS_FORMAT_FLOAT
+    }
+
+    private static func fromMemory<Value>(_ values: [Value], width: Int, height: Int, bands: Int,
+                                          format: VipsBandFormat) throws -> VipsImage {
         try VipsRuntime.ensureStarted()
         precondition(values.count == width * height * bands, "pixel buffer size mismatch")
         let made = values.withUnsafeBytes { raw in
-            vips_image_new_from_memory_copy(raw.baseAddress, raw.count, Int32(width), Int32(height),
-                                            Int32(bands), VipsBandFormat(rawValue: 6))  // VIPS_FORMAT_FLOAT
+            vips_image_new_from_memory_copy(raw.baseAddress, raw.count, Int32(width), Int32(height), Int32(bands), format)
         }
         guard let made else { throw VipsError.takeFromLibvips(operation: "new_from_memory") }
         return VipsImage(owning: made)

@@ -68,27 +68,17 @@ public enum PortraitOperations {
         }
     }
 
-    /// The whole pencil drawing of an RGB crop in one pass (`sk_pencil`): grey RGB, 8-bit.
-    static func pencil(_ rgb: VipsImage, plan: sk_pencil_plan) throws -> VipsImage {
-        let bytes = try rgb.pixels()
-        return try output(width: rgb.width, height: rgb.height, bands: 3, operation: "pencil") { out, error, size in
-            withUnsafePointer(to: plan) { sk_pencil(bytes, Int32(rgb.width), Int32(rgb.height), $0, out, error, size) }
-        }.reinterpreted(as: .srgb)
-    }
+    /// A style's C entry point for drawing a whole face in one pass (`sk_pencil`, `sk_charcoal`,
+    /// …): the crop's packed RGB, its size, the style's plan, the RGB bytes out, a message.
+    typealias OnePass<Plan> = (UnsafePointer<UInt8>?, Int32, Int32, UnsafePointer<Plan>?,
+                               UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<CChar>?, Int32) -> Int32
 
-    /// The whole charcoal drawing of an RGB crop in one pass (`sk_charcoal`): grey RGB, 8-bit.
-    static func charcoal(_ rgb: VipsImage, plan: sk_charcoal_plan) throws -> VipsImage {
+    /// The whole drawing of an RGB crop by a style's one-pass C function and its `plan`: RGB,
+    /// 8-bit, the crop's size (`operation` names it in an error).
+    static func drawn<Plan>(_ rgb: VipsImage, plan: Plan, operation: String, by draw: OnePass<Plan>) throws -> VipsImage {
         let bytes = try rgb.pixels()
-        return try output(width: rgb.width, height: rgb.height, bands: 3, operation: "charcoal") { out, error, size in
-            withUnsafePointer(to: plan) { sk_charcoal(bytes, Int32(rgb.width), Int32(rgb.height), $0, out, error, size) }
-        }.reinterpreted(as: .srgb)
-    }
-
-    /// The whole pen-and-ink drawing of an RGB crop in one pass (`sk_ink`): grey RGB, 8-bit.
-    static func ink(_ rgb: VipsImage, plan: sk_ink_plan) throws -> VipsImage {
-        let bytes = try rgb.pixels()
-        return try output(width: rgb.width, height: rgb.height, bands: 3, operation: "ink") { out, error, size in
-            withUnsafePointer(to: plan) { sk_ink(bytes, Int32(rgb.width), Int32(rgb.height), $0, out, error, size) }
+        return try output(width: rgb.width, height: rgb.height, bands: 3, operation: operation) { out, error, size in
+            withUnsafePointer(to: plan) { draw(bytes, Int32(rgb.width), Int32(rgb.height), $0, out, error, size) }
         }.reinterpreted(as: .srgb)
     }
 
@@ -103,38 +93,6 @@ public enum PortraitOperations {
             sk_paper_grain(noise, Int32(NoiseTile.side), Int32(at.x), Int32(at.y), Int32(origin.x), Int32(origin.y),
                            Float(grainSize), Int32(width), Int32(height), out, error, size)
         }
-    }
-
-    /// The whole graphite drawing of an RGB crop in one pass (`sk_graphite`): grey RGB, 8-bit.
-    static func graphite(_ rgb: VipsImage, plan: sk_graphite_plan) throws -> VipsImage {
-        let bytes = try rgb.pixels()
-        return try output(width: rgb.width, height: rgb.height, bands: 3, operation: "graphite") { out, error, size in
-            withUnsafePointer(to: plan) { sk_graphite(bytes, Int32(rgb.width), Int32(rgb.height), $0, out, error, size) }
-        }.reinterpreted(as: .srgb)
-    }
-
-    /// The whole relief of an RGB crop in one pass (`sk_relief`): RGB, 8-bit.
-    static func relief(_ rgb: VipsImage, plan: sk_relief_plan) throws -> VipsImage {
-        let bytes = try rgb.pixels()
-        return try output(width: rgb.width, height: rgb.height, bands: 3, operation: "relief") { out, error, size in
-            withUnsafePointer(to: plan) { sk_relief(bytes, Int32(rgb.width), Int32(rgb.height), $0, out, error, size) }
-        }.reinterpreted(as: .srgb)
-    }
-
-    /// The whole cartoon of an RGB crop in one pass (`sk_cartoon`): RGB, 8-bit.
-    static func cartoon(_ rgb: VipsImage, plan: sk_cartoon_plan) throws -> VipsImage {
-        let bytes = try rgb.pixels()
-        return try output(width: rgb.width, height: rgb.height, bands: 3, operation: "cartoon") { out, error, size in
-            withUnsafePointer(to: plan) { sk_cartoon(bytes, Int32(rgb.width), Int32(rgb.height), $0, out, error, size) }
-        }.reinterpreted(as: .srgb)
-    }
-
-    /// The whole hatching of an RGB crop in one pass (`sk_hatching`): grey RGB, 8-bit.
-    static func hatching(_ rgb: VipsImage, plan: sk_hatching_plan) throws -> VipsImage {
-        let bytes = try rgb.pixels()
-        return try output(width: rgb.width, height: rgb.height, bands: 3, operation: "hatching") { out, error, size in
-            withUnsafePointer(to: plan) { sk_hatching(bytes, Int32(rgb.width), Int32(rgb.height), $0, out, error, size) }
-        }.reinterpreted(as: .srgb)
     }
 
     /// `drawing`'s lightness matched to `photo`'s (both 3-band 8-bit, the same size): `sk_tone_match`.
@@ -155,26 +113,29 @@ public enum PortraitOperations {
         }
     }
 
+    /// 8-bit pixels made by `body` (into `bands` bytes a pixel), as an image.
+    private static func output(width: Int, height: Int, bands: Int, operation: String,
+                               _ body: (UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<CChar>, Int32) -> Int32) throws -> VipsImage {
+        let pixels = try made(count: width * height * bands, operation: operation, body)
+        let image = try VipsImage.fromPixels(pixels, width: width, height: height, bands: bands)
+        return bands == 1 ? try image.reinterpreted(as: .bw) : image
+    }
+
+    /// One band of float values made by `body`, as an image.
     private static func floatOutput(width: Int, height: Int, operation: String,
                                     _ body: (UnsafeMutablePointer<Float>, UnsafeMutablePointer<CChar>, Int32) -> Int32) throws -> VipsImage {
-        var values = [Float](repeating: 0, count: width * height)
+        try VipsImage.fromFloats(made(count: width * height, operation: operation, body), width: width, height: height, bands: 1)
+    }
+
+    /// `count` values filled in by a CPortrait call, which returns 0 or -1 with its message.
+    private static func made<Value: Numeric>(count: Int, operation: String,
+                                             _ body: (UnsafeMutablePointer<Value>, UnsafeMutablePointer<CChar>, Int32) -> Int32) throws -> [Value] {
+        var values = [Value](repeating: 0, count: count)
         var message = [CChar](repeating: 0, count: 512)
         let status = values.withUnsafeMutableBufferPointer { out in
             message.withUnsafeMutableBufferPointer { body(out.baseAddress!, $0.baseAddress!, 512) }
         }
         guard status == 0 else { throw OpenCVError(operation: operation, message: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)) }
-        return try VipsImage.fromFloats(values, width: width, height: height, bands: 1)
-    }
-
-    private static func output(width: Int, height: Int, bands: Int, operation: String,
-                               _ body: (UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<CChar>, Int32) -> Int32) throws -> VipsImage {
-        var pixels = [UInt8](repeating: 0, count: width * height * bands)
-        var message = [CChar](repeating: 0, count: 512)
-        let status = pixels.withUnsafeMutableBufferPointer { out in
-            message.withUnsafeMutableBufferPointer { body(out.baseAddress!, $0.baseAddress!, 512) }
-        }
-        guard status == 0 else { throw OpenCVError(operation: operation, message: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)) }
-        let image = try VipsImage.fromPixels(pixels, width: width, height: height, bands: bands)
-        return bands == 1 ? try image.reinterpreted(as: .bw) : image
+        return values
     }
 }

@@ -47,6 +47,6 @@ public struct CartoonFilter: SketchFilter {
             outline: Float(outline), flow_sigma: Float(max(1, 0.02 * face)),
             line_sigma: Float(max(1.1 * context.photoPixel.squareRoot(), settings.number("thickness") * face * 0.7)),
             flow_length: Float(max(2, 0.03 * face)), rho: Float(0.94 + 0.055 * outline - 0.015 * max(0, context.photoPixel - 1)))
-        return try PortraitOperations.cartoon(crop, plan: plan)
+        return try PortraitOperations.drawn(crop, plan: plan, operation: "cartoon", by: sk_cartoon)
     }
 }

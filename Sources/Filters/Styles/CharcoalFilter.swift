@@ -59,7 +59,7 @@ public struct CharcoalFilter: SketchFilter {
                 noise_x: (Int32(at[0].x), Int32(at[1].x), Int32(at[2].x)),
                 noise_y: (Int32(at[0].y), Int32(at[1].y), Int32(at[2].y)),
                 origin_x: Int32(context.origin.x), origin_y: Int32(context.origin.y))
-            return try PortraitOperations.charcoal(crop, plan: plan)
+            return try PortraitOperations.drawn(crop, plan: plan, operation: "charcoal", by: sk_charcoal)
         }
         return try drawing.tinted(like: crop, amount: settings.number("colour"))
     }

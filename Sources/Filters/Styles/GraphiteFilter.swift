@@ -41,7 +41,7 @@ public struct GraphiteFilter: SketchFilter {
                     texture_angle: Float(-55 * Double.pi / 180), seed: UInt32(truncatingIfNeeded: context.seed),
                     reach: Float(max(2, 0.02 * face)),
                     origin_x: Int32(context.origin.x), origin_y: Int32(context.origin.y))
-                return try PortraitOperations.graphite(crop, plan: plan)
+                return try PortraitOperations.drawn(crop, plan: plan, operation: "graphite", by: sk_graphite)
             }
         }
         return try drawing.tinted(like: crop, amount: settings.number("colour"))

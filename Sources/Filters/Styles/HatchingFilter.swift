@@ -63,7 +63,7 @@ public struct HatchingFilter: SketchFilter {
                 flow_length: Float(max(1.5, 0.02 * face)),
                 faces: seeds.baseAddress, face_count: Int32(seeds.count),
                 origin_x: Int32(context.origin.x), origin_y: Int32(context.origin.y))
-            return try PortraitOperations.hatching(crop, plan: plan)
+            return try PortraitOperations.drawn(crop, plan: plan, operation: "hatching", by: sk_hatching)
         }
     }
 }

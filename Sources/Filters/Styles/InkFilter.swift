@@ -63,7 +63,7 @@ public struct InkFilter: SketchFilter {
                 small: Float(small), spacing: Float(max((3.2 + 1.3 * small) * pixel, 0.028 * face)),
                 noise: noise.baseAddress, noise_side: Int32(NoiseTile.side), noise_x: Int32(at.x), noise_y: Int32(at.y),
                 origin_x: Int32(context.origin.x), origin_y: Int32(context.origin.y))
-            return try PortraitOperations.ink(crop, plan: plan)
+            return try PortraitOperations.drawn(crop, plan: plan, operation: "ink", by: sk_ink)
         }
     }
 }

@@ -123,7 +123,7 @@ public struct PencilFilter: SketchFilter {
                     noise: noise.baseAddress, noise_side: Int32(NoiseTile.side),
                     noise_x: Int32(at.x), noise_y: Int32(at.y),
                     origin_x: Int32(context.origin.x), origin_y: Int32(context.origin.y))
-                return try PortraitOperations.pencil(crop, plan: plan)
+                return try PortraitOperations.drawn(crop, plan: plan, operation: "pencil", by: sk_pencil)
             }
         }
         return try drawing.tinted(like: crop, amount: settings.number("colour"))

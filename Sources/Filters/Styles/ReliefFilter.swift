@@ -55,7 +55,7 @@ public struct ReliefFilter: SketchFilter {
                 material: (material[0], material[1], material[2]), tint: Float(tint),
                 faces: seeds.baseAddress, face_count: Int32(seeds.count),
                 origin_x: Int32(context.origin.x), origin_y: Int32(context.origin.y))
-            return try PortraitOperations.relief(crop, plan: plan)
+            return try PortraitOperations.drawn(crop, plan: plan, operation: "relief", by: sk_relief)
         }
     }
 }
