@@ -63,7 +63,7 @@ cv::Mat fromLab(const cv::Mat channels[3]) {
         for (int i = 0; i <= 4096; i++) table[i] = cv::saturate_cast<unsigned char>(255 * linearToSrgb(i / 4096.0));
         return table;
     }();
-    auto byte = [&](float v) { return encoded[int(std::min(1.0f, std::max(0.0f, v)) * 4096 + 0.5f)]; };
+    auto byte = [&](float v) { return encoded[int(unitClamp(v) * 4096 + 0.5f)]; };
     cv::Mat rgb(channels[0].size(), CV_8UC3);
     for (int y = 0; y < rgb.rows; y++) {
         const float *l = channels[0].ptr<float>(y), *a = channels[1].ptr<float>(y), *b = channels[2].ptr<float>(y);

@@ -12,8 +12,6 @@ namespace {
 
 using namespace sk;
 
-inline float unitClamp(float v) { return std::min(1.0f, std::max(0.0f, v)); }
-
 void charcoal(const unsigned char *rgb, int width, int height, const sk_charcoal_plan &plan, unsigned char *outRGB) {
     checkImage(rgb, width, height);
     if (plan.origin_x < 0 || plan.origin_y < 0) throw std::invalid_argument("charcoal: the origin must not be negative");

@@ -2,6 +2,7 @@
 #ifndef SK_PORTRAIT_COMMON_HPP
 #define SK_PORTRAIT_COMMON_HPP
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -47,6 +48,9 @@ inline float hashUnit(uint32_t x, uint32_t y, uint32_t seed) {
     h ^= h >> 16; h *= 0x7feb352du; h ^= h >> 15; h *= 0x846ca68bu; h ^= h >> 16;
     return float(h) / 4294967295.0f;
 }
+
+/// `v` clamped to 0...1.
+inline float unitClamp(float v) { return std::min(1.0f, std::max(0.0f, v)); }
 
 /// sRGB's encoding: an encoded value (0...1) to linear light, and linear light back.
 inline double srgbToLinear(double v) { return v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); }

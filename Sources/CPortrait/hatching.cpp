@@ -69,7 +69,7 @@ void hatching(const unsigned char *rgb, int width, int height, const sk_hatching
             }
             float v = paper / 255;
             // Solid darks where the tone is deepest: the features a few lines could not draw.
-            if (sparse > 0) v *= std::min(1.0f, std::max(0.0f, tone * (-1 / 0.2f) + 0.3f / 0.2f)) * (-0.6f * sparse) + 1;
+            if (sparse > 0) v *= unitClamp(tone * (-1 / 0.2f) + 0.3f / 0.2f) * (-0.6f * sparse) + 1;
             out[x] = v;
         }
     }
@@ -86,7 +86,7 @@ void hatching(const unsigned char *rgb, int width, int height, const sk_hatching
         const float *v = drawing.ptr<float>(y);
         unsigned char *out = outRGB + size_t(y) * width * 3;
         for (int x = 0; x < width; x++) {
-            unsigned char g = (unsigned char)(255 * std::min(1.0f, std::max(0.0f, v[x])));
+            unsigned char g = (unsigned char)(255 * unitClamp(v[x]));
             out[3 * x] = out[3 * x + 1] = out[3 * x + 2] = g;
         }
     }

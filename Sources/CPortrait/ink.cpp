@@ -12,8 +12,6 @@ namespace {
 
 using namespace sk;
 
-inline float unitClamp(float v) { return std::min(1.0f, std::max(0.0f, v)); }
-
 /// One layer of pen strokes as a line screen: strokes at `angle` radians, `spacing` pixels
 /// apart, as wide as `coverage` asks, drifting sideways and swelling with the hand's noise
 /// (`sway` scales and signs it, so layers do not wobble in step). Ink coverage 0...1.

@@ -642,7 +642,7 @@ void graphite(const unsigned char *rgb, int width, int height, const sk_graphite
         unsigned char *out = outRGB + size_t(y) * width * 3;
         for (int x = 0; x < width; x++) {
             float textured = std::exp(p[x] / q[x] * h[x]);
-            float v = std::min(1.0f, std::max(0.0f, s[x] / 255.0f * textured));
+            float v = unitClamp(s[x] / 255.0f * textured);
             unsigned char g = (unsigned char)(255 * v);
             out[3 * x] = out[3 * x + 1] = out[3 * x + 2] = g;
         }

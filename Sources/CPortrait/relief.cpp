@@ -59,7 +59,7 @@ cv::Mat castShadow(const cv::Mat &h, float azimuth, float elevation, float face)
     for (int y = 0; y < h.rows; y++) {
         const float *top = highest.ptr<float>(y);
         float *s = shadow.ptr<float>(y);
-        for (int x = 0; x < h.cols; x++) s[x] = std::min(1.0f, std::max(0.0f, top[x] * soft + 1));
+        for (int x = 0; x < h.cols; x++) s[x] = unitClamp(top[x] * soft + 1);
     }
     return shadow;
 }
@@ -120,7 +120,7 @@ void relief(const unsigned char *rgb, int width, int height, const sk_relief_pla
                 shine = 0;
             } else {
                 float direct = std::max(0.0f, cosine) * s[x];
-                float nh = std::min(1.0f, std::max(0.0f, nx * hx + ny * hy + nz * hz));
+                float nh = unitClamp(nx * hx + ny * hy + nz * hz);
                 // A polished surface: a dark ambient, the key light, a near-white highlight.
                 body = direct * 0.95f + 0.18f;
                 shine = std::pow(nh, 32.0f) * s[x] * 0.9f;
@@ -128,7 +128,7 @@ void relief(const unsigned char *rgb, int width, int height, const sk_relief_pla
             for (int k = 0; k < 3; k++) {
                 float surface = p[3 * x + k] * tint + plan.material[k];
                 float lit = surface * body + (surface * 0.35f + 0.65f) * shine;
-                out[3 * x + k] = (unsigned char)(255 * std::min(1.0f, std::max(0.0f, lit)));
+                out[3 * x + k] = (unsigned char)(255 * unitClamp(lit));
             }
         }
     }
