@@ -225,6 +225,22 @@ void *sk_image_write_to_buffer(VipsImage *image, const char *suffix, size_t *siz
     return buffer;
 }
 
+const void *sk_image_memory(VipsImage *image, size_t *size) {
+    *size = 0;
+    if ((image->dtype != VIPS_IMAGE_SETBUF && image->dtype != VIPS_IMAGE_SETBUF_FOREIGN) || !image->data) return NULL;
+    *size = VIPS_IMAGE_SIZEOF_IMAGE(image);
+    return image->data;
+}
+
+VipsImage *sk_image_from_memory(const void *data, size_t size, int width, int height, int bands,
+                                VipsBandFormat format, VipsInterpretation type) {
+    VipsImage *image = vips_image_new_from_memory_copy(data, size, width, height, bands, format);
+    /* Fresh and not yet shared: its interpretation can be set in place, where a copy
+     * operation would make it a pipeline to compute again. */
+    if (image) image->Type = type;
+    return image;
+}
+
 void sk_keep_freed_memory(void) {
 #ifdef __GLIBC__
     /* glibc maps each large block (a decoded photo, a layer of the face network) on its own

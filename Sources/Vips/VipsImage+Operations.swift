@@ -85,8 +85,10 @@ extension VipsImage {
     public func bandjoin(_ other: VipsImage) throws -> VipsImage { try Self.bandjoin([self, other]) }
 
     /// Converts the band format, clipping to the new range.
+    /// (The image itself where its samples already are: an image held in memory stays held.)
     public func cast(_ format: BandFormat) throws -> VipsImage {
-        try VipsCall.image("cast", ["in": .image(self), "format": .nick(format.rawValue)])
+        if self.format == format { return self }
+        return try VipsCall.image("cast", ["in": .image(self), "format": .nick(format.rawValue)])
     }
 
     /// Converts to an interpretation (colour space).
@@ -102,8 +104,18 @@ extension VipsImage {
     }
 
     /// Sets the interpretation without touching pixels.
+    /// (The image itself where it already reads so; an image held in memory stays held, copied.)
     public func reinterpreted(as space: Interpretation) throws -> VipsImage {
-        try VipsCall.image("copy", ["in": .image(self), "interpretation": .nick(space.rawValue)])
+        if interpretation == space { return self }
+        var held = 0
+        if let memory = sk_image_memory(pointer, &held) {
+            let type = vips_enum_from_nick("reinterpreted", vips_interpretation_get_type(), space.rawValue)
+            if type >= 0, let made = sk_image_from_memory(memory, held, Int32(width), Int32(height), Int32(bands),
+                                                          vips_image_get_format(pointer), VipsInterpretation(rawValue: numericCast(type))) {
+                return VipsImage(owning: made)
+            }
+        }
+        return try VipsCall.image("copy", ["in": .image(self), "interpretation": .nick(space.rawValue)])
     }
 
     /// Composites this image over a solid background, removing alpha.

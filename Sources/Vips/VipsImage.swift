@@ -117,6 +117,36 @@ extension VipsImage {
         return VipsImage(owning: copy)
     }
 
+    /// Whether the image is held whole in memory (made from pixels, or computed into memory).
+    var isHeld: Bool {
+        var size = 0
+        return sk_image_memory(pointer, &size) != nil
+    }
+
+    /// A rectangle of the image copied into memory: a held image's rows copied as they are,
+    /// any other computed for the rectangle only (`crop`, then `inMemory`).
+    public func copied(x: Int, y: Int, width: Int, height: Int) throws -> VipsImage {
+        var held = 0
+        guard let memory = sk_image_memory(pointer, &held), x >= 0, y >= 0, width > 0, height > 0,
+              x + width <= self.width, y + height <= self.height else {
+            return try crop(x: x, y: y, width: width, height: height).inMemory()
+        }
+        let pixel = held / (self.width * self.height), row = width * pixel, stride = self.width * pixel
+        let bytes = [UInt8](unsafeUninitializedCapacity: row * height) { out, count in
+            let source = memory.assumingMemoryBound(to: UInt8.self)
+            for line in 0..<height {
+                (out.baseAddress! + line * row).update(from: source + (y + line) * stride + x * pixel, count: row)
+            }
+            count = row * height
+        }
+        let made = bytes.withUnsafeBytes { raw in
+            sk_image_from_memory(raw.baseAddress, raw.count, Int32(width), Int32(height), Int32(bands),
+                                 vips_image_get_format(pointer), vips_image_get_interpretation(pointer))
+        }
+        guard let made else { throw VipsError.takeFromLibvips(operation: "new_from_memory") }
+        return VipsImage(owning: made)
+    }
+
     /// Opens an image with shrink-on-load so its longest side is at most `maxSide`, upright.
     ///
     /// Cheap for JPEG and WebP, which decode at a fraction of full size.
@@ -162,7 +192,15 @@ extension VipsImage {
 
 extension VipsImage {
     /// Computes the image and returns its packed pixels (band-interleaved, row-major).
+    ///
+    /// An image already held in memory (made from pixels, or `inMemory()`) is copied as it is:
+    /// computing it again would set up a pipeline and wake worker threads for nothing, which on
+    /// a face's crop of a few hundred pixels costs more than the copy.
     public func pixels() throws -> [UInt8] {
+        var held = 0
+        if let memory = sk_image_memory(pointer, &held) {
+            return Array(UnsafeRawBufferPointer(start: memory, count: held))
+        }
         var size = 0
         guard let memory = vips_image_write_to_memory(pointer, &size) else {
             throw VipsError.takeFromLibvips(operation: "write_to_memory")

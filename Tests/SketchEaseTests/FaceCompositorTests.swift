@@ -97,4 +97,21 @@ import Vips
         #expect(first == second)
         #expect(try FaceCompositor().render(photo.rgb, faces: []).pixels() == photo.rgb.pixels())
     }
+
+    /// A drawing is laid over the picture through its mask over bytes, as libvips' blending
+    /// `ifthenelse` and `insert` lay it.
+    @Test func aBlendOverBytesIsLibvipsBlend() throws {
+        let base = try photo.rgb.inMemory()
+        let rect = PixelRect(x: 130, y: 90, width: 211, height: 157)
+        let top = try base.copied(x: 200, y: 300, width: rect.width, height: rect.height)
+        let ramp = try VipsImage.coordinates(width: rect.width, height: rect.height).extractBands(0)
+            .linear(255.0 / Double(rect.width - 1), 0).cast(.uchar).inMemory()
+        let mask = try VipsImage.fromPixels(ramp.pixels().enumerated().map { $0.offset % 7 == 0 ? 0 : $0.element },
+                                            width: rect.width, height: rect.height, bands: 1)
+        let expected = try base.inserting(mask.ifThenElse(top, base.crop(x: rect.x, y: rect.y, width: rect.width, height: rect.height),
+                                                          blend: true), x: rect.x, y: rect.y)
+        let blended = try FaceCompositor.blended(top, through: mask, over: base, at: rect)
+        #expect(try blended.pixels() == expected.pixels())
+        #expect(blended.interpretation == .srgb)
+    }
 }

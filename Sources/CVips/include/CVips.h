@@ -57,6 +57,14 @@ char **sk_image_fields(VipsImage *image);
  * Returns a newly allocated buffer (free with g_free) and its size, or NULL on error. */
 void *sk_image_write_to_buffer(VipsImage *image, const char *suffix, size_t *size);
 
+/* The pixels of an image held whole in memory (made from a buffer or computed into one):
+ * its packed samples and their size in bytes; NULL for an image still to be computed. */
+const void *sk_image_memory(VipsImage *image, size_t *size);
+
+/* A new image held in memory over a copy of `size` bytes of packed samples, read as `type`. */
+VipsImage *sk_image_from_memory(const void *data, size_t size, int width, int height, int bands,
+                                VipsBandFormat format, VipsInterpretation type);
+
 /* From now on memory freed by images stays with the process for the next image to reuse,
  * until sk_release_free_memory hands it back. */
 void sk_keep_freed_memory(void);

@@ -22,8 +22,7 @@ public enum FaceExposure {
     /// they are lit well enough, or when there are no faces to measure.
     public static func gain(for crop: VipsImage, faces: [FaceRegion]) throws -> Double {
         // The middle of each box: skin, eyes and mouth, little hair or background.
-        let counts = try crop.colourspace(.bw).extractBands(0).cast(.uchar)
-            .histogram(over: faces, across: 0.2...0.8, down: 0.15...0.85)
+        let counts = try histogram(of: ToneMatch.rgb(crop.cast(.uchar)), over: faces, across: 0.2...0.8, down: 0.15...0.85)
         let total = counts.reduce(0, +)
         guard total > 0 else { return 1 }
         var seen = 0, bright = 255
@@ -36,10 +35,33 @@ public enum FaceExposure {
         return gain >= smallestGain ? gain : 1
     }
 
-    /// `crop` brightened by `gain` in linear light (highlights clip), 8-bit sRGB.
+    /// `crop` brightened by `gain` in linear light (highlights clip), 8-bit sRGB: each level
+    /// of each band looked up in one table, over the crop's bytes.
     public static func apply(_ crop: VipsImage, gain: Double) throws -> VipsImage {
         guard gain > 1 else { return crop }
-        return try crop.colourspace(.scrgb).linear(gain, 0).colourspace(.srgb).cast(.uchar).reinterpreted(as: .srgb)
+        let rgb = try ToneMatch.rgb(crop.cast(.uchar))
+        let table = try LinearLight.brightened(by: gain)
+        var bytes = try rgb.pixels()
+        table.withUnsafeBufferPointer { table in
+            bytes.withUnsafeMutableBufferPointer { bytes in
+                for i in bytes.indices { bytes[i] = table[Int(bytes[i])] }
+            }
+        }
+        return try VipsImage.fromPixels(bytes, width: rgb.width, height: rgb.height, bands: 3)
+    }
+
+    /// The grey levels (libvips' "b-w") of the windows of `faces` (shares of each box, across
+    /// and down) in an RGB crop: 256 counts.
+    static func histogram(of rgb: VipsImage, over faces: [FaceRegion], across: ClosedRange<Double>,
+                          down: ClosedRange<Double>) throws -> [Int] {
+        let width = rgb.width, height = rgb.height
+        let windows = faces.compactMap { face -> (x: Range<Int>, y: Range<Int>)? in
+            let x0 = max(0, Int(face.x + across.lowerBound * face.width)), y0 = max(0, Int(face.y + down.lowerBound * face.height))
+            let x1 = min(width, Int(face.x + across.upperBound * face.width)), y1 = min(height, Int(face.y + down.upperBound * face.height))
+            return x1 - x0 >= 2 && y1 - y0 >= 2 ? (x0..<x1, y0..<y1) : nil
+        }
+        guard !windows.isEmpty else { return [Int](repeating: 0, count: 256) }
+        return try LinearLight.greyHistogram(of: rgb.pixels(), width: width, windows: windows)
     }
 
     /// sRGB-encoded value (0...1) to linear light.

@@ -3,11 +3,6 @@ import Vips
 /// Small building blocks the styles share. Every one is a libvips operation; nothing here
 /// touches pixels in Swift.
 extension VipsImage {
-    /// Luminance as one float band in 0...1.
-    func luminance() throws -> VipsImage {
-        try colourspace(.bw).extractBands(0).linear(1.0 / 255, 0)
-    }
-
     /// A one-band image in 0...1 (float) as a grey 3-band 8-bit sRGB picture.
     func unitToGreyRGB() throws -> VipsImage {
         // Computed once into memory (one band, the crop's size), then joined: a bandjoin of
@@ -57,29 +52,6 @@ extension VipsImage {
         let source = eightBit && format != .uchar ? try padded.cast(.uchar) : padded
         return try source.gaussianBlur(sigma: sigma, minAmplitude: 0.05, precision: eightBit ? "integer" : "float")
             .crop(x: pad, y: pad, width: width, height: height)
-    }
-
-    /// The grey (libvips' b-w) of an RGB crop, lightly smoothed with the 8-bit kernel and
-    /// computed into memory: the layer a drawing's other layers are made from.
-    func smoothedGrey(sigma: Double) throws -> VipsImage {
-        try colourspace(.bw).extractBands(0).softened(sigma: sigma, eightBit: true).inMemory()
-    }
-
-    /// Counts of each level (256, first band of an 8-bit image) inside the faces' boxes, each
-    /// box cut to the fractions `across` of its width and `down` of its height, pooled; all
-    /// zero where no box holds at least 2 × 2 pixels.
-    func histogram(over faces: [FaceRegion], across: ClosedRange<Double> = 0...1,
-                   down: ClosedRange<Double> = 0...1) throws -> [Int] {
-        var counts = [Int](repeating: 0, count: 256)
-        for face in faces {
-            let x0 = max(0, Int(face.x + across.lowerBound * face.width)), y0 = max(0, Int(face.y + down.lowerBound * face.height))
-            let x1 = min(width, Int(face.x + across.upperBound * face.width)), y1 = min(height, Int(face.y + down.upperBound * face.height))
-            guard x1 - x0 >= 2, y1 - y0 >= 2 else { continue }
-            for (level, count) in try crop(x: x0, y: y0, width: x1 - x0, height: y1 - y0).histogram()[0].enumerated() {
-                counts[level] += count
-            }
-        }
-        return counts
     }
 
     /// Gaussian blur for large radii: shrink so the blur is a few pixels wide, blur, enlarge.
