@@ -61,7 +61,10 @@ public struct FaceCompositor: Sendable {
         var out = backdrop ?? image
         for result in drawn.withLock({ $0 }) {
             let (group, rect) = try result!.get()
-            out = try out.inserting(group, x: rect.x, y: rect.y)
+            // A group drawn over the whole picture (a clip's region around its faces) is the
+            // picture: held in memory as it is, not inserted into a pipeline to compute again.
+            let whole = rect == PixelRect(x: 0, y: 0, width: out.width, height: out.height)
+            out = whole && group.bands == out.bands ? group : try out.inserting(group, x: rect.x, y: rect.y)
         }
         return out
     }
