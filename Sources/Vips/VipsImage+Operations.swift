@@ -15,9 +15,40 @@ extension VipsImage {
     }
 
     /// Pastes `sub` over this image at (x, y).
+    ///
+    /// Where both are held in memory, of one band format and band count, and this image is no
+    /// larger than `pastedInPlaceArea`, the rows are copied now into a new held image (a Live
+    /// frame with its faces: a pipeline computed again for the whole frame cost more than the
+    /// copy); otherwise libvips' `insert`, computed when read.
     public func inserting(_ sub: VipsImage, x: Int, y: Int) throws -> VipsImage {
-        try VipsCall.image("insert", ["main": .image(self), "sub": .image(sub), "x": .int(x), "y": .int(y)])
+        var held = 0, subHeld = 0
+        if width * height <= Self.pastedInPlaceArea, bands == sub.bands,
+           vips_image_get_format(pointer) == vips_image_get_format(sub.pointer),
+           let main = sk_image_memory(pointer, &held), let part = sk_image_memory(sub.pointer, &subHeld) {
+            let pixel = held / (width * height), stride = width * pixel, subStride = sub.width * pixel
+            let x0 = max(0, x), x1 = min(width, x + sub.width), y0 = max(0, y), y1 = min(height, y + sub.height)
+            var bytes = [UInt8](UnsafeRawBufferPointer(start: main, count: held))
+            if x1 > x0, y1 > y0 {
+                let source = part.assumingMemoryBound(to: UInt8.self)
+                bytes.withUnsafeMutableBufferPointer { out in
+                    for row in y0..<y1 {
+                        (out.baseAddress! + row * stride + x0 * pixel)
+                            .update(from: source + (row - y) * subStride + (x0 - x) * pixel, count: (x1 - x0) * pixel)
+                    }
+                }
+            }
+            let made = bytes.withUnsafeBytes { raw in
+                sk_image_from_memory(raw.baseAddress, raw.count, Int32(width), Int32(height), Int32(bands),
+                                     vips_image_get_format(pointer), vips_image_get_interpretation(pointer))
+            }
+            if let made { return VipsImage(owning: made) }
+        }
+        return try VipsCall.image("insert", ["main": .image(self), "sub": .image(sub), "x": .int(x), "y": .int(y)])
     }
+
+    /// The largest image (pixels) `inserting` pastes into by copying rows: a camera frame of
+    /// 1280×720 and smaller. A larger one (a photo of 12 MP) stays a pipeline, streamed once.
+    static let pastedInPlaceArea = 1280 * 720
 
     /// Places the image on a larger canvas; `extend` is a libvips extend nickname (black, copy, mirror, white).
     public func embed(x: Int, y: Int, width: Int, height: Int, extend: String = "black") throws -> VipsImage {

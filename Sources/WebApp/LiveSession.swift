@@ -128,7 +128,7 @@ final class LiveSession: @unchecked Sendable {
             throw APIError(status: .tooManyRequests, message: "busy with the frames before: this one was dropped")
         }
         defer { lock.withLock { inFlight -= 1 } }
-        let image = try VipsImage.fromPixels(rgba, width: width, height: height, bands: 4).extractBands(0, count: 3).inMemory()
+        let image = try VipsImage.fromPixels(Self.rgb(rgba: rgba), width: width, height: height, bands: 3)
         let grey = Self.grey(rgba: rgba, width: width, height: height)
         guard let job = try lock.withLock({ try follow(image, grey: grey, time: time) }) else {
             throw APIError(status: .tooManyRequests, message: "a newer frame was taken already: this one was dropped")
@@ -431,6 +431,20 @@ final class LiveSession: @unchecked Sendable {
     /// weights (Rec. 601), reduced by bilinear sampling. The tracker compares it only with
     /// itself from frame to frame. (Made by libvips, through linear light and XYZ, it took
     /// ~8 ms of a frame; this takes ~1.)
+    /// The page's RGBA pixels as packed RGB (alpha dropped): copied over bytes, where a libvips
+    /// band extraction computed into memory set up a pipeline and its worker threads per frame.
+    static func rgb(rgba: [UInt8]) -> [UInt8] {
+        let count = rgba.count / 4
+        return [UInt8](unsafeUninitializedCapacity: 3 * count) { out, made in
+            rgba.withUnsafeBufferPointer { p in
+                for i in 0..<count {
+                    out[3 * i] = p[4 * i]; out[3 * i + 1] = p[4 * i + 1]; out[3 * i + 2] = p[4 * i + 2]
+                }
+            }
+            made = 3 * count
+        }
+    }
+
     static func grey(rgba: [UInt8], width: Int, height: Int) -> GreyPlane {
         let scale = min(1, 480 / Double(max(width, height)))
         let w = max(1, Int((Double(width) * scale).rounded())), h = max(1, Int((Double(height) * scale).rounded()))

@@ -56,4 +56,18 @@ import TestSupport
         }
         #expect(try LinearLight.greyHistogram(of: photo.pixels(), width: photo.width, windows: windows) == expected)
     }
+
+    @Test(arguments: [(0, 0), (100, 37), (-20, -10), (480, 500), (600, 0)])
+    func pastingHeldImagesIsLibvipsInsert(x: Int, y: Int) throws {
+        let frame = try photo.crop(x: 0, y: 0, width: 512, height: 400).inMemory()
+        let part = try photo.crop(x: 200, y: 100, width: 90, height: 60).inMemory()
+        let pasted = try frame.inserting(part, x: x, y: y)
+        #expect(pasted.isHeld, "pasted into a copy of the rows")
+        #expect(pasted.interpretation == .srgb && pasted.width == 512 && pasted.height == 400)
+        let lazy = try photo.crop(x: 0, y: 0, width: 512, height: 400).inserting(part, x: x, y: y)
+        #expect(!lazy.isHeld)
+        #expect(try pasted.pixels() == lazy.pixels())
+        #expect(try frame.pixels() == photo.crop(x: 0, y: 0, width: 512, height: 400).pixels(), "the frame is not changed")
+    }
 }
+

@@ -218,6 +218,12 @@ import FaceDetector
         #expect(small.width == 320 && small.height == 240 && small.scale == 1, "a small frame is kept at its size")
     }
 
+    @Test func theFramesColourIsItsRGBAWithoutAlpha() throws {
+        let rgba: [UInt8] = (0..<(7 * 5 * 4)).map { UInt8(truncatingIfNeeded: $0 * 37) }
+        let bands = try VipsImage.fromPixels(rgba, width: 7, height: 5, bands: 4).extractBands(0, count: 3).pixels()
+        #expect(LiveSession.rgb(rgba: rgba) == bands)
+    }
+
     /// The page keeps two frames in flight: the server follows them in order and draws them side
     /// by side. A frame from before one already taken (the two overtook each other on the way)
     /// is dropped, as the tracker only goes forward; so is one beyond the two.
