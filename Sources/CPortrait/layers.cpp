@@ -171,3 +171,22 @@ extern "C" int sk_paper_grain(const unsigned char *noise, int noise_side, int no
         grain.copyTo(cv::Mat(height, width, CV_32F, out));
     });
 }
+
+extern "C" int sk_blur(const unsigned char *rgb, int width, int height, const sk_blur_plan *plan,
+                       unsigned char *out, char *error, int error_size) {
+    return sk::guarded(error, error_size, [&] {
+        if (!plan) throw std::invalid_argument("blur: no plan");
+        sk::checkImage(rgb, width, height);
+        sk::checkImage(out, width, height);
+        if (plan->origin_x < 0 || plan->origin_y < 0) throw std::invalid_argument("blur: the origin must not be negative");
+        cv::Mat colour(height, width, CV_8UC3, const_cast<unsigned char *>(rgb)), values;
+        colour.convertTo(values, CV_32FC3);
+        cv::Mat soft = sk::broadBlur(values, plan->sigma, cv::Point(plan->origin_x, plan->origin_y));
+        // To bytes as libvips casts: clipped, the fraction dropped.
+        for (int y = 0; y < height; y++) {
+            const float *v = soft.ptr<float>(y);
+            unsigned char *o = out + size_t(y) * width * 3;
+            for (int i = 0; i < 3 * width; i++) o[i] = (unsigned char)std::min(255.0f, std::max(0.0f, v[i]));
+        }
+    });
+}

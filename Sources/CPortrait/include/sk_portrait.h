@@ -139,6 +139,17 @@ typedef struct {
 int sk_relief(const unsigned char *rgb, int width, int height, const sk_relief_plan *plan,
               unsigned char *out, char *error, int error_size);
 
+/* The privacy blur of an RGB crop (BlurFilter): a gaussian blur of `sigma` pixels, above 6 pixels
+ * on a copy shrunk by blocks laid from the canvas's corner (origin_x, origin_y >= 0), blurred a
+ * few pixels and enlarged, as the styles' broad blur is made. */
+typedef struct {
+    float sigma;
+    int origin_x, origin_y;
+} sk_blur_plan;
+
+int sk_blur(const unsigned char *rgb, int width, int height, const sk_blur_plan *plan,
+            unsigned char *out, char *error, int error_size);
+
 /* The charcoal drawing of an RGB crop, every size already chosen by the style (CharcoalFilter). */
 typedef struct {
     float grey_sigma;      /* the grey every layer starts from, softened by this */

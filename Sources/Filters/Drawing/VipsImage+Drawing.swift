@@ -53,25 +53,4 @@ extension VipsImage {
         return try source.gaussianBlur(sigma: sigma, minAmplitude: 0.05, precision: eightBit ? "integer" : "float")
             .crop(x: pad, y: pad, width: width, height: height)
     }
-
-    /// Gaussian blur for large radii: shrink so the blur is a few pixels wide, blur, enlarge.
-    /// Looks the same as a full-size blur of that radius and costs a fraction of it. The small
-    /// blurred copy is computed into memory: the enlargement asks it for overlapping areas
-    /// tile after tile, and a lazy copy ran the shrink (and whatever fed it) again for each,
-    /// which made `ToneMatch` half of a pencil clip's CPU.
-    ///
-    /// The shrink averages whole blocks laid from the canvas's corner (`origin`, where this
-    /// image's corner lies on it: `FilterContext.origin`), so a part of a picture is blurred as
-    /// the whole is there, away from its edges.
-    func broadBlur(sigma: Double, origin: SIMD2<Int> = .zero) throws -> VipsImage {
-        guard sigma > 6 else { return try softened(sigma: sigma) }
-        let factor = max(2, Int((sigma / 3).rounded()))
-        let left = origin.x % factor, top = origin.y % factor
-        let across = (left + width + factor - 1) / factor, down = (top + height + factor - 1) / factor
-        let blocks = try embed(x: left, y: top, width: across * factor, height: down * factor, extend: "copy")
-        let small = try blocks.shrunk(by: factor).softened(sigma: sigma / Double(factor)).inMemory()
-        return try small.resize(scale: Double(factor), kernel: "cubic")
-            .embed(x: 0, y: 0, width: across * factor, height: down * factor, extend: "copy")
-            .crop(x: left, y: top, width: width, height: height)
-    }
 }
