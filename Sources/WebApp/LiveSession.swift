@@ -12,7 +12,7 @@ import Video
 /// face is tapped and given another).
 ///
 /// The tracker holds a few frames back to smooth its boxes (`FaceTracker.lag`: with a
-/// detection on every other frame and no fade, 4). Live cannot wait for them: the frame just
+/// look by the face network every other frame and no fade, 4). Live cannot wait for them: the frame just
 /// taken is sent back at once, its faces where the detector found (or `predicted`) them, each known by the id
 /// of the track the tracker follows it in (`current`), their boxes smoothed over the frames
 /// before as they come (`OneEuroFilter`: still when the face is still, with it when it moves).
@@ -59,10 +59,11 @@ final class LiveSession: @unchecked Sendable {
     private let detectorLock: NSLock
     var lastUsed = Date()
 
-    /// Followed with a detection on every other frame and no fade, so that few frames are held
-    /// back. The face network is most of a frame's work where nothing is drawn (~25 ms of two
-    /// cores at 320 px): on the frames between, each face is where its last two detections say
-    /// it is going (`predicted`), and the tracker follows it by its motion.
+    /// Followed with a look by the face network at most every other frame, off the frames' way
+    /// (`look`), and no fade, so that few frames are held back. The network is most of a
+    /// frame's work where nothing is drawn (~25 ms of two cores at 320 px): until a look
+    /// finishes, each face is where its last two looks say it is going (`predicted`), and the
+    /// tracker follows it by its motion.
     static let tracking = TrackerSettings(maxMiss: 0.5, fade: 0, detectEvery: 2)
     /// The last two detections and the times of their frames.
     private var sightings: [(time: Double, faces: [DetectedFace])] = []
@@ -194,19 +195,32 @@ final class LiveSession: @unchecked Sendable {
             age = [:]
             smoothers = [:]
             sightings = []
+            following += 1
+            lookedAt = nil
+            lastLook = -1
         }
         var coarse = detection
         coarse.minFace = 0
         coarse.maxSide = min(coarse.maxSide, Self.detectionSide)
         let n = next
-        let detects = tracker!.shouldDetect(frame: n)
-        let found: [DetectedFace]
-        if detects {
-            found = try detectorLock.withLock { try detector.detect(in: image, options: coarse) }
-            sightings = Array((sightings + [(time, found)]).suffix(2))
-        } else {
-            found = Self.predicted(from: sightings, at: time)
+        // A look finished since the frame before is the newest sighting, and the tracker gets
+        // its faces (moved on to this frame's time) as this frame's detections.
+        var detects = false
+        if let look = lookedAt {
+            lookedAt = nil
+            sightings = Array((sightings + [(look.time, try look.faces.get())]).suffix(2))
+            detects = true
         }
+        if sightings.isEmpty && looking == nil {
+            // Nothing seen yet (a new camera): the first look is waited for.
+            let found = try detectorLock.withLock { try detector.detect(in: image, options: coarse) }
+            sightings = [(time, found)]
+            detects = true
+            lastLook = n
+        } else if looking == nil && n - lastLook >= tracker!.interval {
+            look(at: image, frame: n, time: time, options: coarse)
+        }
+        let found = Self.predicted(from: sightings, at: time)
         next += 1
         framesIn += 1
         let done = tracker!.add(frame: n, time: time, detections: detects ? found : nil, grey: grey)
@@ -229,6 +243,35 @@ final class LiveSession: @unchecked Sendable {
         let fading = faces.filter { $0.id > 0 && (ages[$0.id] ?? 0) < Self.fadeFrames && style(forTrack: $0.id) != nil }
             .map { ($0.box, Double(ages[$0.id] ?? 0) / Double(Self.fadeFrames)) }
         return Drawing(frame: n, image: image, faces: faces, styled: styled, fading: fading, render: render)
+    }
+
+    /// The face network looks at a frame off the frames' way: a frame does not wait for it (it
+    /// took ~25 ms of two cores every other frame, a third of a frame's time at 15 frames a
+    /// second, with the other core idle meanwhile); the frames after it are followed from the
+    /// looks before until it finishes. Counted by `following`, which starts over with the camera.
+    private var looking: Int?
+    /// The frame the last look was started on.
+    private var lastLook = -1
+    /// The last finished look (the time of its frame, its faces), not yet handed to the tracker.
+    private var lookedAt: (time: Double, faces: Result<[DetectedFace], any Error>)?
+    private var following = 0
+
+    /// Starts the face network on `image` (frame `frame`, taken at `time`) in the background.
+    /// Called with `lock` held.
+    private func look(at image: VipsImage, frame: Int, time: Double, options: DetectionOptions) {
+        looking = following
+        lastLook = frame
+        let round = following
+        let detector = self.detector, detectorLock = self.detectorLock
+        DispatchQueue.global(qos: .userInitiated).async { [weak self] in
+            let faces = Result { try detectorLock.withLock { try detector.detect(in: image, options: options) } }
+            guard let self else { return }
+            self.lock.withLock {
+                self.looking = nil
+                // Looks at a camera that was since replaced are dropped.
+                if round == self.following { self.lookedAt = (time, faces) }
+            }
+        }
     }
 
     /// Green screen: the colour under (`x`, `y`) on the frame shown now is keyed out on every
