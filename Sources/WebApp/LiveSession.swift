@@ -195,30 +195,28 @@ final class LiveSession: @unchecked Sendable {
             age = [:]
             smoothers = [:]
             sightings = []
-            following += 1
-            lookedAt = nil
-            lastLook = -1
+            // A look at the camera before is not waited for.
+            look = nil
         }
         var coarse = detection
         coarse.minFace = 0
         coarse.maxSide = min(coarse.maxSide, Self.detectionSide)
         let n = next
-        // A look finished since the frame before is the newest sighting, and the tracker gets
-        // its faces (moved on to this frame's time) as this frame's detections.
+        // The look started on the frame before is the newest sighting (waited for, if it has
+        // not finished: it ran while that frame was drawn and sent), and the tracker gets its
+        // faces, moved on to this frame's time, as this frame's detections.
         var detects = false
-        if let look = lookedAt {
-            lookedAt = nil
-            sightings = Array((sightings + [(look.time, try look.faces.get())]).suffix(2))
+        if let started = look {
+            look = nil
+            sightings = Array((sightings + [(started.time, try started.faces())]).suffix(2))
             detects = true
-        }
-        if sightings.isEmpty && looking == nil {
+        } else if sightings.isEmpty {
             // Nothing seen yet (a new camera): the first look is waited for.
             let found = try detectorLock.withLock { try detector.detect(in: image, options: coarse) }
             sightings = [(time, found)]
             detects = true
-            lastLook = n
-        } else if looking == nil && n - lastLook >= tracker!.interval {
-            look(at: image, frame: n, time: time, options: coarse)
+        } else if tracker!.shouldDetect(frame: n) {
+            look = Look(at: image, time: time, options: coarse, detector: detector, detectorLock: detectorLock)
         }
         let found = Self.predicted(from: sightings, at: time)
         next += 1
@@ -245,32 +243,33 @@ final class LiveSession: @unchecked Sendable {
         return Drawing(frame: n, image: image, faces: faces, styled: styled, fading: fading, render: render)
     }
 
-    /// The face network looks at a frame off the frames' way: a frame does not wait for it (it
-    /// took ~25 ms of two cores every other frame, a third of a frame's time at 15 frames a
-    /// second, with the other core idle meanwhile); the frames after it are followed from the
-    /// looks before until it finishes. Counted by `following`, which starts over with the camera.
-    private var looking: Int?
-    /// The frame the last look was started on.
-    private var lastLook = -1
-    /// The last finished look (the time of its frame, its faces), not yet handed to the tracker.
-    private var lookedAt: (time: Double, faces: Result<[DetectedFace], any Error>)?
-    private var following = 0
+    /// The face network looks at a frame off the frames' way: the frame it looks at does not
+    /// wait for it (it took ~25 ms of two cores every other frame, with the other core idle
+    /// meanwhile); the next frame takes its faces, waiting for what is left of it. A look is
+    /// so never more than a frame old when its faces are used (older looks, extrapolated
+    /// further, put a fast-moving head's drawing beside it).
+    private var look: Look?
 
-    /// Starts the face network on `image` (frame `frame`, taken at `time`) in the background.
-    /// Called with `lock` held.
-    private func look(at image: VipsImage, frame: Int, time: Double, options: DetectionOptions) {
-        looking = following
-        lastLook = frame
-        let round = following
-        let detector = self.detector, detectorLock = self.detectorLock
-        DispatchQueue.global(qos: .userInitiated).async { [weak self] in
-            let faces = Result { try detectorLock.withLock { try detector.detect(in: image, options: options) } }
-            guard let self else { return }
-            self.lock.withLock {
-                self.looking = nil
-                // Looks at a camera that was since replaced are dropped.
-                if round == self.following { self.lookedAt = (time, faces) }
+    /// One look of the face network at a frame, running in the background.
+    final class Look: @unchecked Sendable {
+        let time: Double
+        private let finished = DispatchSemaphore(value: 0)
+        private var result: Result<[DetectedFace], any Error>?
+
+        /// Starts the network on `image` (taken at `time`).
+        init(at image: VipsImage, time: Double, options: DetectionOptions, detector: OpenCVFaceDetector, detectorLock: NSLock) {
+            self.time = time
+            DispatchQueue.global(qos: .userInitiated).async { [self] in
+                result = Result { try detectorLock.withLock { try detector.detect(in: image, options: options) } }
+                finished.signal()
             }
+        }
+
+        /// The faces found, once the look has finished (waited for here).
+        func faces() throws -> [DetectedFace] {
+            finished.wait()
+            defer { finished.signal() }
+            return try result!.get()
         }
     }
 
