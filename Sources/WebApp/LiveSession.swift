@@ -45,6 +45,9 @@ final class LiveSession: @unchecked Sendable {
     /// faces (their skin tone, which guidance does not use, is not measured).
     private var guidance: [Guidance] = []
     static let guidanceEvery = 8
+    /// Guidance being measured off the frames' way (its checks held up one frame in eight by
+    /// ~25 ms), on the frame it is measured on; the next frame drawn takes it.
+    private var measuring: (frame: Int, guidance: Pending<[Guidance]>)?
     /// Freed memory goes back to the system every this many frames (~17 s at 15 frames/s).
     static let releaseEvery = 256
     private var styles: [Int: FaceStyle?] = [:]
@@ -135,7 +138,20 @@ final class LiveSession: @unchecked Sendable {
             throw APIError(status: .tooManyRequests, message: "a newer frame was taken already: this one was dropped")
         }
         let drawn = try job.draw()
-        let guidance = job.frame % Self.guidanceEvery == 0 ? try Self.guidance(for: job.faces, on: image) : nil
+        // Guidance measured on an earlier frame, in the background while that frame was drawn
+        // and sent, is taken by the next one (waiting for what is left of it).
+        let measured = lock.withLock { () -> Pending<[Guidance]>? in
+            guard let started = measuring, started.frame < job.frame else { return nil }
+            measuring = nil
+            return started.guidance
+        }
+        let guidance = try measured?.get()
+        if job.frame % Self.guidanceEvery == 0 {
+            let faces = job.faces
+            lock.withLock {
+                if measuring == nil { measuring = (job.frame, Pending { try Self.guidance(for: faces, on: image) }) }
+            }
+        }
         let jpeg = try drawn.encoded(as: ".jpg[Q=80,strip]")
         // Memory the frames freed (their copies, styled crops, the network's layers) goes back to
         // the system now and then, as a clip's does: freed in pieces on several threads, it
@@ -192,6 +208,7 @@ final class LiveSession: @unchecked Sendable {
             newestDrawn = -1
             followed = []
             guidance = []
+            measuring = nil
             age = [:]
             smoothers = [:]
             sightings = []
@@ -208,7 +225,7 @@ final class LiveSession: @unchecked Sendable {
         var detects = false
         if let started = look {
             look = nil
-            sightings = Array((sightings + [(started.time, try started.faces())]).suffix(2))
+            sightings = Array((sightings + [(started.time, try started.faces.get())]).suffix(2))
             detects = true
         } else if sightings.isEmpty {
             // Nothing seen yet (a new camera): the first look is waited for.
@@ -216,7 +233,8 @@ final class LiveSession: @unchecked Sendable {
             sightings = [(time, found)]
             detects = true
         } else if tracker!.shouldDetect(frame: n) {
-            look = Look(at: image, time: time, options: coarse, detector: detector, detectorLock: detectorLock)
+            let detector = self.detector, detectorLock = self.detectorLock, options = coarse
+            look = (time, Pending { try detectorLock.withLock { try detector.detect(in: image, options: options) } })
         }
         let found = Self.predicted(from: sightings, at: time)
         next += 1
@@ -248,25 +266,23 @@ final class LiveSession: @unchecked Sendable {
     /// meanwhile); the next frame takes its faces, waiting for what is left of it. A look is
     /// so never more than a frame old when its faces are used (older looks, extrapolated
     /// further, put a fast-moving head's drawing beside it).
-    private var look: Look?
+    private var look: (time: Double, faces: Pending<[DetectedFace]>)?
 
-    /// One look of the face network at a frame, running in the background.
-    final class Look: @unchecked Sendable {
-        let time: Double
+    /// A value worked out in the background (a look of the face network, guidance): `get`
+    /// waits for it.
+    final class Pending<Value>: @unchecked Sendable {
         private let finished = DispatchSemaphore(value: 0)
-        private var result: Result<[DetectedFace], any Error>?
+        private var result: Result<Value, any Error>?
 
-        /// Starts the network on `image` (taken at `time`).
-        init(at image: VipsImage, time: Double, options: DetectionOptions, detector: OpenCVFaceDetector, detectorLock: NSLock) {
-            self.time = time
+        init(_ work: @escaping @Sendable () throws -> Value) {
             DispatchQueue.global(qos: .userInitiated).async { [self] in
-                result = Result { try detectorLock.withLock { try detector.detect(in: image, options: options) } }
+                result = Result { try work() }
                 finished.signal()
             }
         }
 
-        /// The faces found, once the look has finished (waited for here).
-        func faces() throws -> [DetectedFace] {
+        /// The value, once worked out (its error thrown here).
+        func get() throws -> Value {
             finished.wait()
             defer { finished.signal() }
             return try result!.get()

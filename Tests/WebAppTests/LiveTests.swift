@@ -218,6 +218,22 @@ import FaceDetector
         #expect(small.width == 320 && small.height == 240 && small.scale == 1, "a small frame is kept at its size")
     }
 
+    /// A look or a measurement worked out in the background: its value (or its error) once it
+    /// has finished, as often as it is asked for.
+    @Test func aPendingValueIsWaitedForOnce() throws {
+        let started = Date()
+        let value = LiveSession.Pending { () -> Int in
+            Thread.sleep(forTimeInterval: 0.2)
+            return 42
+        }
+        #expect(Date().timeIntervalSince(started) < 0.15, "started in the background")
+        #expect(try value.get() == 42)
+        #expect(try value.get() == 42)
+        struct Broken: Error {}
+        let failing = LiveSession.Pending { () throws -> Int in throw Broken() }
+        #expect(throws: Broken.self) { try failing.get() }
+    }
+
     @Test func theFramesColourIsItsRGBAWithoutAlpha() throws {
         let rgba: [UInt8] = (0..<(7 * 5 * 4)).map { UInt8(truncatingIfNeeded: $0 * 37) }
         let bands = try VipsImage.fromPixels(rgba, width: 7, height: 5, bands: 4).extractBands(0, count: 3).pixels()
