@@ -37,11 +37,7 @@ extension VipsImage {
                     }
                 }
             }
-            let made = bytes.withUnsafeBytes { raw in
-                sk_image_from_memory(raw.baseAddress, raw.count, Int32(width), Int32(height), Int32(bands),
-                                     vips_image_get_format(pointer), vips_image_get_interpretation(pointer))
-            }
-            if let made { return VipsImage(owning: made) }
+            return try bytes.withUnsafeBytes { try holding($0, width: width, height: height) }
         }
         return try VipsCall.image("insert", ["main": .image(self), "sub": .image(sub), "x": .int(x), "y": .int(y)])
     }
@@ -139,12 +135,10 @@ extension VipsImage {
     public func reinterpreted(as space: Interpretation) throws -> VipsImage {
         if interpretation == space { return self }
         var held = 0
-        if let memory = sk_image_memory(pointer, &held) {
-            let type = vips_enum_from_nick("reinterpreted", vips_interpretation_get_type(), space.rawValue)
-            if type >= 0, let made = sk_image_from_memory(memory, held, Int32(width), Int32(height), Int32(bands),
-                                                          vips_image_get_format(pointer), VipsInterpretation(rawValue: numericCast(type))) {
-                return VipsImage(owning: made)
-            }
+        let type = vips_enum_from_nick("reinterpreted", vips_interpretation_get_type(), space.rawValue)
+        if type >= 0, let memory = sk_image_memory(pointer, &held) {
+            return try holding(UnsafeRawBufferPointer(start: memory, count: held), width: width, height: height,
+                               as: VipsInterpretation(rawValue: numericCast(type)))
         }
         return try VipsCall.image("copy", ["in": .image(self), "interpretation": .nick(space.rawValue)])
     }

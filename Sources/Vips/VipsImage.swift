@@ -139,11 +139,16 @@ extension VipsImage {
             }
             count = row * height
         }
-        let made = bytes.withUnsafeBytes { raw in
-            sk_image_from_memory(raw.baseAddress, raw.count, Int32(width), Int32(height), Int32(bands),
-                                 vips_image_get_format(pointer), vips_image_get_interpretation(pointer))
+        return try bytes.withUnsafeBytes { try holding($0, width: width, height: height) }
+    }
+
+    /// A new image held in memory over a copy of `bytes`: `width` × `height` pixels with this
+    /// image's bands and band format, read as `type` (this image's interpretation by default).
+    func holding(_ bytes: UnsafeRawBufferPointer, width: Int, height: Int, as type: VipsInterpretation? = nil) throws -> VipsImage {
+        guard let made = sk_image_from_memory(bytes.baseAddress, bytes.count, Int32(width), Int32(height), Int32(bands),
+                                              vips_image_get_format(pointer), type ?? vips_image_get_interpretation(pointer)) else {
+            throw VipsError.takeFromLibvips(operation: "new_from_memory")
         }
-        guard let made else { throw VipsError.takeFromLibvips(operation: "new_from_memory") }
         return VipsImage(owning: made)
     }
 
