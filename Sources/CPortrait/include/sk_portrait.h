@@ -257,6 +257,12 @@ int sk_tone_match(const unsigned char *drawing, const unsigned char *photo, int 
                   float reach, float paper_lift, float paper_chroma, unsigned char *out, char *error,
                   int error_size);
 
+/* `in` (packed 8-bit, `bands` 1 to 4, width x height) resampled to out_width x out_height into
+ * `out`: reduced by area (each pixel the mean of what it covers), enlarged bicubic; pixel
+ * centres aligned. A face's crop on its way to the size its style draws at, and back. */
+int sk_resample(const unsigned char *in, int width, int height, int bands, int out_width, int out_height,
+                unsigned char *out, char *error, int error_size);
+
 /* Whether the flow lines may use the processor's vector instructions (AVX2) where it has
  * them (the default: on). Both ways draw the same bytes; for tests and timing. Returns 1 when
  * they are now used (asked for, and the processor has them). */

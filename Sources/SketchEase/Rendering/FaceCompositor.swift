@@ -128,8 +128,8 @@ public struct FaceCompositor: Sendable {
     /// Every image a face passes through here is held in memory and handed on as bytes: the
     /// crop, the mask, the exposed copy, the drawing, its tone and the blend. On a face a few
     /// hundred pixels across, a libvips operation's set-up and its worker threads cost more
-    /// than its pixels; a face now costs two evaluations (the resizes around a style sized to
-    /// the face) where it cost about ten, and ~35 operations built.
+    /// than its pixels; a face costs no libvips evaluation where it cost about ten, and ~35
+    /// operations built (the resizes around a style sized to the face are `sk_resample`).
     private func draw(_ faces: [StyledFace], in rect: PixelRect, image: VipsImage, backdrop: VipsImage?) throws -> VipsImage {
         let crop = try image.copied(x: rect.x, y: rect.y, width: rect.width, height: rect.height)
         // Faces are blended over the background style where there is one, else over the photo.
@@ -251,7 +251,9 @@ public struct FaceCompositor: Sendable {
         guard filter.scalesWithFace, abs(factor - 1) > 0.05 else {
             return try filter.apply(to: crop, settings: settings, context: context)
         }
-        let copy = try crop.resize(scale: factor)
+        // Resampled over the crop's bytes, there and back (the crop and the drawing are held).
+        let copy = try PortraitOperations.resampled(crop, width: max(1, Int((Double(crop.width) * factor).rounded())),
+                                                    height: max(1, Int((Double(crop.height) * factor).rounded())))
         let faces = context.faces.map { f in
             FaceRegion(x: f.x * factor, y: f.y * factor, width: f.width * factor, height: f.height * factor,
                        landmarks: f.landmarks.map { $0 * factor })
@@ -259,10 +261,8 @@ public struct FaceCompositor: Sendable {
         let origin = SIMD2((Double(context.origin.x) * factor).rounded(), (Double(context.origin.y) * factor).rounded())
         let scaled = FilterContext(faceSize: size * factor, seed: context.seed, faces: faces, backdrop: context.backdrop, photoPixel: factor,
                                    origin: SIMD2(Int(origin.x), Int(origin.y)))
-        let drawn = try filter.apply(to: copy, settings: settings, context: scaled).inMemory()
-        return try drawn.resize(scale: Double(crop.width) / Double(copy.width), verticalScale: Double(crop.height) / Double(copy.height))
-            .embed(x: 0, y: 0, width: crop.width, height: crop.height, extend: "copy")
-            .crop(x: 0, y: 0, width: crop.width, height: crop.height).cast(.uchar)
+        let drawn = try filter.apply(to: copy, settings: settings, context: scaled)
+        return try PortraitOperations.resampled(drawn, width: crop.width, height: crop.height)
     }
 
     /// The background style drawn over the whole image, or nil when there is none. Its
