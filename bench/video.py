@@ -16,8 +16,12 @@ Measures, in --repeat rounds each run back to back:
 Targets (issue 16): ≤ 1.5× the floor, ≥ 20× deface's throughput, ≥ 1.0× real time, peak RSS
 ≤ 300 MB and flat.
   - every style's CPU per face per frame on the first --styles-seconds of the clip (its
-    CPU minus the `none` run's, over the faces on frames the report counts).
-Usage: bench/video.py [--repeat N] [--deface-seconds S] [--soak-minutes M] [--styles-seconds S] [--style NAME]
+    CPU minus the `none` run's, over the faces on frames the report counts);
+  - the group clip (bench/corpus/group1080.mp4, made here: 12 s of 1080p30, eight faces, six
+    of them 50-80 px, from a dlib example photo and the two portraits moving): the floor and
+    sketchease back to back as above, the faces found, and deface on its first
+    --deface-seconds (default and at its fastest, --scale 640x360).
+Usage: bench/video.py [--repeat N] [--deface-seconds S] [--soak-minutes M] [--styles-seconds S] [--style NAME] [--no-group | --group-only]
 """
 import argparse
 import json
@@ -37,6 +41,7 @@ BIN = os.environ.get("SKETCHEASE_BIN") or os.path.join(ROOT, ".build/release/ske
 CORPUS = os.path.join(ROOT, "bench/corpus")
 RESULTS = os.path.join(ROOT, "bench/results")
 CLIP = os.path.join(CORPUS, "clip1080.mp4")
+GROUP_CLIP = os.path.join(CORPUS, "group1080.mp4")
 VENV = os.path.join(ROOT, "bench/.venv-deface")
 PRESET, CRF = "veryfast", 18
 
@@ -56,6 +61,29 @@ def make_clip(path, seconds=60):
                     "-i", os.path.join(e, "grace_hopper.jpg"), "-i", os.path.join(e, "astronaut.png"),
                     "-f", "lavfi", "-i", f"sine=frequency=440:sample_rate=48000:duration={seconds}",
                     "-filter_complex", graph, "-map", "[v]", "-map", "3:a", "-c:v", "libx264", "-preset", "veryfast",
+                    "-crf", "18", "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "128k", "-t", str(seconds), path + ".tmp.mp4"],
+                   check=True)
+    os.replace(path + ".tmp.mp4", path)
+
+
+def make_group_clip(path, seconds=12):
+    """A group of eight over a wall: dlib's 2008_002470.jpg (six faces of 50-80 px once
+    enlarged) drifting, and the two portraits (faces of ~100 and ~160 px) moving; a tone.
+    Deterministic."""
+    e = os.path.join(ROOT, "examples")
+    graph = (
+        "[1]scale=850:-2,loop=-1:1:0,setpts=N/30/TB[g];"
+        "[2]crop=310:330:110:70,scale=-2:300,loop=-1:1:0,setpts=N/30/TB[a];"
+        "[3]crop=210:240:120:10,scale=-2:280,loop=-1:1:0,setpts=N/30/TB[b];"
+        "[0][g]overlay=x='120+90*sin(2*PI*t/8)':y='420+40*sin(2*PI*t/6)':shortest=1[v1];"
+        "[v1][a]overlay=x='1180+140*sin(2*PI*t/10)':y='90+50*cos(2*PI*t/7)'[v2];"
+        "[v2][b]overlay=x='1560-100*sin(2*PI*t/9)':y='640+30*sin(2*PI*t/5)'[v]")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", f"color=c=0x8e8a84:s=1920x1080:r=30:d={seconds}",
+                    "-i", os.path.join(e, "faces", "2008_002470.jpg"), "-i", os.path.join(e, "grace_hopper.jpg"),
+                    "-i", os.path.join(e, "astronaut.png"),
+                    "-f", "lavfi", "-i", f"sine=frequency=330:sample_rate=48000:duration={seconds}",
+                    "-filter_complex", graph, "-map", "[v]", "-map", "4:a", "-c:v", "libx264", "-preset", "veryfast",
                     "-crf", "18", "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "128k", "-t", str(seconds), path + ".tmp.mp4"],
                    check=True)
     os.replace(path + ".tmp.mp4", path)
@@ -110,13 +138,31 @@ def per_face(clip, work, seconds):
     return rows, base
 
 
-def deface(clip, work):
+def deface(clip, work, *options):
     """deface 1.5.0 in its own virtual environment (made once); its wall time and peak RSS."""
     python = os.path.join(VENV, "bin", "python")
     if not os.path.exists(os.path.join(VENV, "bin", "deface")):
         subprocess.run([sys.executable, "-m", "venv", VENV], check=True)
         subprocess.run([python, "-m", "pip", "install", "--quiet", "deface==1.5.0"], check=True)
-    return timed([os.path.join(VENV, "bin", "deface"), clip, "-o", os.path.join(work, "deface.mp4")])
+    return timed([os.path.join(VENV, "bin", "deface"), clip, "-o", os.path.join(work, "deface.mp4"), *options])
+
+
+def against_deface(clip, seconds, work, style, title):
+    """The first `seconds` of `clip`: deface (default, and --scale 640x360) against sketchease
+    (`style`, and blur, the same kind of work deface does), in frames a second; table lines."""
+    part = os.path.join(work, "part.mp4")
+    cut(clip, seconds, part)
+    n = int(round(seconds * 30))
+    d_wall, d_rss = deface(part, work)
+    fast_wall, fast_rss = deface(part, work, "--scale", "640x360")
+    mine = {s: ours(part, work, s) for s in (style, "blur")}
+    lines = ["", f"| {title}, first {seconds:.0f} s ({n} frames) | frames a second | peak RSS | vs deface |",
+             "| --- | ---: | ---: | ---: |",
+             f"| deface 1.5.0 (CenterFace, blur) | {n / d_wall:.1f} | {d_rss:.0f} MB | 1× |",
+             f"| deface 1.5.0 `--scale 640x360` (its fastest) | {n / fast_wall:.1f} | {fast_rss:.0f} MB | {d_wall / fast_wall:.1f}× |"]
+    for s, (wall, rss, _) in mine.items():
+        lines.append(f"| sketchease `-f {s}` | {n / wall:.1f} | {rss:.0f} MB | **{d_wall / wall:.1f}×** |")
+    return lines
 
 
 def soak(clip, minutes, work, style):
@@ -136,6 +182,34 @@ def soak(clip, minutes, work, style):
     return max(samples), statistics.mean(samples[:tenth]), statistics.mean(samples[-tenth:]), wall, proc.returncode
 
 
+def group(args, work):
+    """The group clip: floor and sketchease back to back (--repeat rounds), faces found, and
+    deface on its first --deface-seconds; table lines."""
+    if not os.path.exists(GROUP_CLIP):
+        print("bench: making the 12 s 1080p30 group clip", flush=True)
+        make_group_clip(GROUP_CLIP)
+    rounds = []
+    for _ in range(args.repeat):
+        f_wall, f_rss = floor(GROUP_CLIP, work)
+        o_wall, o_rss, entry = ours(GROUP_CLIP, work, args.style)
+        rounds.append((f_wall, o_wall, o_rss, entry))
+        print(f"group round: floor {f_wall:.1f} s, ours {o_wall:.1f} s ({o_wall / f_wall:.2f}×), RSS {o_rss:.0f} MB", flush=True)
+    f_wall = statistics.median(r[0] for r in rounds)
+    o_wall = statistics.median(r[1] for r in rounds)
+    ratio = statistics.median(r[1] / r[0] for r in rounds)
+    entry = rounds[-1][3]
+    frames, duration = entry["frames"], entry["duration"]
+    faces = (entry.get("faceFrames") or 0) / max(1, frames)
+    lines = ["", f"| group clip | frames | floor | sketchease `video -f {args.style}` | ratio | fps | real time | faces drawn a frame | peak RSS |",
+             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+             f"| 1080p30, {duration:.0f} s, 8 faces (6 of 50-80 px) | {frames} | {f_wall:.1f} s | {o_wall:.1f} s | **{ratio:.2f}×** | "
+             f"{frames / o_wall:.1f} | **{duration / o_wall:.2f}×** | {faces:.1f} of 8 ({entry['tracks']} tracks) | "
+             f"{max(r[2] for r in rounds):.0f} MB |"]
+    if args.deface_seconds > 0:
+        lines += against_deface(GROUP_CLIP, min(args.deface_seconds, duration), work, args.style, "the group clip")
+    return lines
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeat", type=int, default=2)
@@ -143,13 +217,15 @@ def main():
     ap.add_argument("--deface-seconds", type=float, default=10, help="0 = skip deface")
     ap.add_argument("--soak-minutes", type=int, default=10, help="0 = skip the long clip")
     ap.add_argument("--styles-seconds", type=float, default=4, help="0 = skip the per-style table")
+    ap.add_argument("--no-group", dest="group", action="store_false", help="skip the group clip")
+    ap.add_argument("--group-only", action="store_true", help="only the group clip")
     args = ap.parse_args()
     if not os.path.exists(CLIP):
         print("bench: making the 60 s 1080p30 clip", flush=True)
         make_clip(CLIP)
     work = tempfile.mkdtemp(prefix="sketchease-video-bench-")
     rounds = []
-    for _ in range(args.repeat):
+    for _ in range(0 if args.group_only else args.repeat):
         f_wall, f_rss = floor(CLIP, work)
         o_wall, o_rss, entry = ours(CLIP, work, args.style)
         rounds.append({"floor": f_wall, "floor_rss": f_rss, "ours": o_wall, "rss": o_rss, "entry": entry, "ratio": o_wall / f_wall})
@@ -171,19 +247,15 @@ def main():
             + ", ".join(f"{k} {v:.1f}" for k, v in stages.items()) + f"; {entry['detections']} detections, {entry['tracks']} tracks.",
         ]
         print("\n".join(lines), flush=True)
-    if args.deface_seconds > 0:
-        part = os.path.join(work, "part.mp4")
-        cut(CLIP, args.deface_seconds, part)
-        n = int(round(args.deface_seconds * 30))
-        d_wall, d_rss = deface(part, work)
-        mine = {style: ours(part, work, style) for style in (args.style, "blur")}
-        lines += ["", f"| first {args.deface_seconds:.0f} s ({n} frames) | frames a second | peak RSS | vs deface |",
-                  "| --- | ---: | ---: | ---: |",
-                  f"| deface 1.5.0 (CenterFace, blur) | {n / d_wall:.1f} | {d_rss:.0f} MB | 1× |"]
-        for style, (wall, rss, _) in mine.items():
-            lines.append(f"| sketchease `-f {style}` | {n / wall:.1f} | {rss:.0f} MB | **{d_wall / wall:.1f}×** |")
-        print("\n".join(lines[-5:]), flush=True)
-    if args.styles_seconds > 0:
+    if args.deface_seconds > 0 and not args.group_only:
+        table = against_deface(CLIP, args.deface_seconds, work, args.style, "the bench clip")
+        lines += table
+        print("\n".join(table), flush=True)
+    if args.group:
+        table = group(args, work)
+        lines += table
+        print("\n".join(table), flush=True)
+    if args.styles_seconds > 0 and not args.group_only:
         rows, base = per_face(CLIP, work, args.styles_seconds)
         frames = rows["none"][2]
         lines += ["", f"Styles, first {args.styles_seconds:.0f} s ({frames} frames, {rows['none'][1]} faces on frames), "
@@ -193,7 +265,7 @@ def main():
             per = (cpu - base) * 1000 / faces if faces and style != "none" else 0
             lines.append(f"| `{style}` | {cpu:.1f} | {'—' if style == 'none' else f'**{per:.1f}**'} |")
         print("\n".join(lines[-(len(rows) + 2):]), flush=True)
-    if args.soak_minutes > 0:
+    if args.soak_minutes > 0 and not args.group_only:
         peak, first, last, wall, rc = soak(CLIP, args.soak_minutes, work, args.style)
         lines += ["", f"- {args.soak_minutes}-minute 1080p30 clip (`-f {args.style}`, {wall / 60:.1f} min): peak RSS **{peak:.0f} MB**; "
                   f"mean RSS in the first tenth {first:.0f} MB, last tenth {last:.0f} MB (growth {last - first:+.0f} MB; exit {rc})"]
