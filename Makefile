@@ -44,13 +44,15 @@ test-cluster: setup
 ## bench: speed and memory on 12 MP photos, against the vips-copy floor, ImageMagick and G'MIC;
 ## group photos with known faces: time, memory, recall and precision;
 ## then on a 1080p30 clip, against the ffmpeg transcode floor and deface (bench-video alone);
-## then Live: 640x480 camera frames through `serve --live`, fps and round trip (bench-live alone)
+## then Live: 640x480 camera frames through `serve --live`, fps and round trip, and scrubs in a
+## clip as the browser's player asks for them (bench-live alone)
 bench: build
 	scripts/setup.sh bench-tools
 	$(SWIFT) build -c release --product GroupPhotos
 	python3 bench/run.py $(BENCH_ARGS)
 	python3 bench/video.py $(VIDEO_BENCH_ARGS)
 	python3 bench/live.py $(LIVE_BENCH_ARGS)
+	python3 bench/scrub.py
 
 bench-video: build
 	scripts/setup.sh bench-tools
@@ -58,6 +60,7 @@ bench-video: build
 
 bench-live: build
 	python3 bench/live.py $(LIVE_BENCH_ARGS)
+	python3 bench/scrub.py
 
 ## stress: hundreds of short batches, detects and clips, several at once; any crash or failure is counted
 ## and shown (STRESS_RUNS, default 300; STRESS_AT_ONCE, default 4). Not part of `make test`: minutes long.
