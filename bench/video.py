@@ -48,42 +48,38 @@ PRESET, CRF = "veryfast", 18
 
 def make_clip(path, seconds=60):
     """The example photos over a wall, moving; a tone. Deterministic."""
-    e = os.path.join(ROOT, "examples")
-    graph = (
+    render_clip(path, seconds, "0x9a8f80", ["grace_hopper.jpg", "astronaut.png"], 440, (
         "[1]crop=310:330:110:70,scale=-2:300,loop=-1:1:0,setpts=N/30/TB[a];"
         "[2]crop=210:240:120:10,scale=-2:340,loop=-1:1:0,setpts=N/30/TB[b];"
         "[2]crop=210:240:120:10,hflip,scale=-2:260,loop=-1:1:0,setpts=N/30/TB[c];"
         "[0][a]overlay=x='760+420*sin(2*PI*t/12)':y='160+60*sin(2*PI*t/7)':shortest=1[v1];"
         "[v1][b]overlay=x='200+120*sin(2*PI*t/9)':y='560+40*cos(2*PI*t/5)'[v2];"
-        "[v2][c]overlay=x='if(lt(mod(t,20),10),1920-mod(t,20)*120,1920-(20-mod(t,20))*120)':y=620[v]")
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", f"color=c=0x9a8f80:s=1920x1080:r=30:d={seconds}",
-                    "-i", os.path.join(e, "grace_hopper.jpg"), "-i", os.path.join(e, "astronaut.png"),
-                    "-f", "lavfi", "-i", f"sine=frequency=440:sample_rate=48000:duration={seconds}",
-                    "-filter_complex", graph, "-map", "[v]", "-map", "3:a", "-c:v", "libx264", "-preset", "veryfast",
-                    "-crf", "18", "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "128k", "-t", str(seconds), path + ".tmp.mp4"],
-                   check=True)
-    os.replace(path + ".tmp.mp4", path)
+        "[v2][c]overlay=x='if(lt(mod(t,20),10),1920-mod(t,20)*120,1920-(20-mod(t,20))*120)':y=620[v]"))
 
 
 def make_group_clip(path, seconds=12):
     """A group of eight over a wall: dlib's 2008_002470.jpg (six faces of 50-80 px once
     enlarged) drifting, and the two portraits (faces of ~100 and ~160 px) moving; a tone.
     Deterministic."""
-    e = os.path.join(ROOT, "examples")
-    graph = (
+    render_clip(path, seconds, "0x8e8a84", ["faces/2008_002470.jpg", "grace_hopper.jpg", "astronaut.png"], 330, (
         "[1]scale=850:-2,loop=-1:1:0,setpts=N/30/TB[g];"
         "[2]crop=310:330:110:70,scale=-2:300,loop=-1:1:0,setpts=N/30/TB[a];"
         "[3]crop=210:240:120:10,scale=-2:280,loop=-1:1:0,setpts=N/30/TB[b];"
         "[0][g]overlay=x='120+90*sin(2*PI*t/8)':y='420+40*sin(2*PI*t/6)':shortest=1[v1];"
         "[v1][a]overlay=x='1180+140*sin(2*PI*t/10)':y='90+50*cos(2*PI*t/7)'[v2];"
-        "[v2][b]overlay=x='1560-100*sin(2*PI*t/9)':y='640+30*sin(2*PI*t/5)'[v]")
+        "[v2][b]overlay=x='1560-100*sin(2*PI*t/9)':y='640+30*sin(2*PI*t/5)'[v]"))
+
+
+def render_clip(path, seconds, wall, pictures, tone, graph):
+    """`pictures` (under examples/: the filter `graph`'s inputs 1, 2...) laid over a 1080p30 wall
+    of colour `wall` (input 0) as `graph` places them, with a sine of `tone` Hz; H.264 and AAC,
+    written whole or not at all."""
+    e = os.path.join(ROOT, "examples")
+    inputs = [arg for picture in pictures for arg in ("-i", os.path.join(e, picture))]
     os.makedirs(os.path.dirname(path), exist_ok=True)
-    subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", f"color=c=0x8e8a84:s=1920x1080:r=30:d={seconds}",
-                    "-i", os.path.join(e, "faces", "2008_002470.jpg"), "-i", os.path.join(e, "grace_hopper.jpg"),
-                    "-i", os.path.join(e, "astronaut.png"),
-                    "-f", "lavfi", "-i", f"sine=frequency=330:sample_rate=48000:duration={seconds}",
-                    "-filter_complex", graph, "-map", "[v]", "-map", "4:a", "-c:v", "libx264", "-preset", "veryfast",
+    subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", f"color=c={wall}:s=1920x1080:r=30:d={seconds}", *inputs,
+                    "-f", "lavfi", "-i", f"sine=frequency={tone}:sample_rate=48000:duration={seconds}",
+                    "-filter_complex", graph, "-map", "[v]", "-map", f"{len(pictures) + 1}:a", "-c:v", "libx264", "-preset", "veryfast",
                     "-crf", "18", "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "128k", "-t", str(seconds), path + ".tmp.mp4"],
                    check=True)
     os.replace(path + ".tmp.mp4", path)
