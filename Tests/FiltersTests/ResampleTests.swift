@@ -15,7 +15,7 @@ import Vips
     }
 
     @Test func aFlatImageStaysFlatAndKeepsItsBandsAndInterpretation() throws {
-        let colour = try VipsImage.fromPixels([UInt8](repeating: 0, count: 37 * 23 * 3).enumerated().map { [40, 120, 220][$0.offset % 3] },
+        let colour = try VipsImage.fromPixels((0..<(37 * 23 * 3)).map { [40, 120, 220][$0 % 3] },
                                               width: 37, height: 23, bands: 3).reinterpreted(as: .srgb)
         for (width, height) in [(80, 51), (12, 9), (37, 23)] {
             let out = try PortraitOperations.resampled(colour, width: width, height: height)

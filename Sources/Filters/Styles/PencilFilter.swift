@@ -74,7 +74,7 @@ public struct PencilFilter: SketchFilter {
         // features carrying it. (Its strokes, at their floor of 6 photo pixels as long as a
         // nose or a mouth on a 30 px face, filled them with black: "blob noses". At 3x they are
         // now 3/8 as dark; a blind A/B on the 17 panel faces under 100 px preferred this on 30
-        // of 51 judgements, 18 of 27 on faces of 60 px or less, even above.)
+        // of 51 judgements: 18 of 27 on faces of 60 px or less, 12 of 24 above.)
         let sparse = min(1, max(0, (pixel - 1) / 2))
         // Outlines (Lu's strokes along the edges) and fine contours (coherent lines along the
         // flow, Kang et al. 2007, for the small forms the strokes miss: eyelids, lips,
