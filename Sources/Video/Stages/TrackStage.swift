@@ -73,7 +73,6 @@ struct TrackStage: @unchecked Sendable {  // run on one thread; its detector and
         let carrier: MatteCarrier?
         let run: StageRun
         var held: [MediaItem] = []
-        var heldStart = 0
         var sequence = 0
 
         mutating func hand(_ item: TrackedItem) -> Bool {
@@ -83,10 +82,11 @@ struct TrackStage: @unchecked Sendable {  // run on one thread; its detector and
 
         /// Hands on everything held up to each final frame: its packets, then the frame.
         mutating func emit(_ frames: [TrackedFrame]) throws -> Bool {
+            var handed = 0
             for result in frames {
-                scan: while heldStart < held.count {
-                    let item = held[heldStart]
-                    heldStart += 1
+                scan: while handed < held.count {
+                    let item = held[handed]
+                    handed += 1
                     switch item {
                     case .packet(let p):
                         guard hand(.packet(p)) else { return false }
@@ -101,14 +101,13 @@ struct TrackStage: @unchecked Sendable {  // run on one thread; its detector and
             }
             // What was handed on is let go at once: a frame left in `held` kept its decoded
             // picture (3 MB at 1080p) alive, up to 32 of them.
-            held.removeFirst(heldStart)
-            heldStart = 0
+            held.removeFirst(handed)
             return true
         }
 
         /// The packets after the last frame.
         mutating func rest() -> Bool {
-            for item in held[heldStart...] {
+            for item in held {
                 if case .packet(let p) = item { guard hand(.packet(p)) else { return false } }
             }
             return true
