@@ -126,14 +126,14 @@ import Vips
     /// per size step (an eighth of an octave), and another picture never gets its shrunk copy.
     @Test func stickersAreShrunkOncePerSizeStep() throws {
         let nose = try StickerLibrary.sticker(for: .nose), eye = try StickerLibrary.sticker(for: .eyes)
-        let first = try StickerPlacement.shrunk(nose, toAbout: 40)
-        #expect(try StickerPlacement.shrunk(nose, toAbout: 41) === first)
+        let first = try StickerPlacement.prepared(nose, toAbout: 40)
+        #expect(try StickerPlacement.prepared(nose, toAbout: 41) === first)
         #expect(first.width >= 41 && first.width <= 44, "\(first.width)")
-        #expect(try StickerPlacement.shrunk(nose, toAbout: 60) !== first)
-        #expect(try StickerPlacement.shrunk(eye, toAbout: 40) !== first)
+        #expect(try StickerPlacement.prepared(nose, toAbout: 60) !== first)
+        #expect(try StickerPlacement.prepared(eye, toAbout: 40) !== first)
         // A picture made now, the same size as one kept, gets its own copy.
         let fresh = try VipsImage.solid(width: nose.width, height: nose.height, pixel: [0, 0, 255, 255]).cast(.uchar)
-        let shrunk = try StickerPlacement.shrunk(fresh, toAbout: 40)
+        let shrunk = try StickerPlacement.prepared(fresh, toAbout: 40).image()
         #expect(try shrunk.extractBands(2).average() > 250 && shrunk.extractBands(0).maximum() == 0)
     }
     /// Stickers are drawn over the crop's bytes as libvips turns them (`affine`, premultiplied)
@@ -154,8 +154,8 @@ import Vips
 
         var reference = try crop.cast(.float)
         for (placement, sticker) in stickers {
-            let art = try StickerPlacement.shrunk(sticker, toAbout: placement.width)
             let values = try StickerPlacement.prepared(sticker, toAbout: placement.width)
+            let art = try values.image()
             let box = placement.box(of: values)
             let rest = placement.width / Double(art.width), t = placement.degrees * .pi / 180
             let (c, s) = (cos(t) * rest, sin(t) * rest)

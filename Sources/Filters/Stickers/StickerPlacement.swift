@@ -74,10 +74,20 @@ public struct StickerPlacement: Sendable, Equatable {
         return try VipsImage.fromPixels(bytes, width: width, height: height, bands: 3).reinterpreted(as: .srgb)
     }
 
-    /// A prepared sticker's premultiplied RGBA values (0...255), and its size.
-    struct Art {
+    /// A prepared sticker's premultiplied RGBA values (0...255), and its size. A class: the
+    /// cache hands out the one it keeps (a clip's frames share it, and tests can tell).
+    final class Art: Sendable {
         let width: Int, height: Int
         let values: [Float]
+
+        init(width: Int, height: Int, values: [Float]) {
+            self.width = width; self.height = height; self.values = values
+        }
+
+        /// The values as a 4-band float image (premultiplied).
+        func image() throws -> VipsImage {
+            try VipsImage.fromFloats(values, width: width, height: height, bands: 4).reinterpreted(as: .srgb)
+        }
     }
 
     /// The rectangle this placement's turned sticker covers, as libvips' `affine` lays out its
@@ -144,7 +154,7 @@ public struct StickerPlacement: Sendable, Equatable {
     /// Live draws the same sticker at nearly the same size frame after frame, and shrinking a
     /// 512 px drawing for every sticker of every frame was most of the style's cost.
     /// (Each entry holds its sticker, so no other picture can take its identity while kept.)
-    private static let kept = Mutex<[PreparedKey: (sticker: VipsImage, art: VipsImage, values: Art)]>([:])
+    private static let kept = Mutex<[PreparedKey: (sticker: VipsImage, art: Art)]>([:])
     private struct PreparedKey: Hashable {
         let sticker: ObjectIdentifier
         let width: Int
@@ -155,31 +165,21 @@ public struct StickerPlacement: Sendable, Equatable {
     /// `sticker` premultiplied in floating point, shrunk (when it is more than a tenth larger)
     /// to the width `width` rounds up to, in steps of an eighth of an octave: the turn then only
     /// resamples at 0.92...1 of that.
-    static func shrunk(_ sticker: VipsImage, toAbout width: Double) throws -> VipsImage {
-        try prepare(sticker, toAbout: width).art
-    }
-
-    /// `shrunk`'s values, for drawing over bytes.
     static func prepared(_ sticker: VipsImage, toAbout width: Double) throws -> Art {
-        try prepare(sticker, toAbout: width).values
-    }
-
-    private static func prepare(_ sticker: VipsImage, toAbout width: Double) throws -> (art: VipsImage, values: Art) {
         let steps = (8 * log2(max(width, 1))).rounded(.up)
         let rounded = Int(exp2(steps / 8).rounded(.up))
         let shrinks = Double(rounded) < 0.9 * Double(sticker.width)
         let key = PreparedKey(sticker: ObjectIdentifier(sticker), width: shrinks ? rounded : 0)
-        if let hit = kept.withLock({ $0[key] }), hit.sticker === sticker { return (hit.art, hit.values) }
-        var art = try sticker.cast(.float).premultiplied()
-        if shrinks { art = try art.resize(scale: Double(rounded) / Double(sticker.width)) }
-        let made = try art.inMemory()
+        if let hit = kept.withLock({ $0[key] }), hit.sticker === sticker { return hit.art }
+        var image = try sticker.cast(.float).premultiplied()
+        if shrinks { image = try image.resize(scale: Double(rounded) / Double(sticker.width)) }
+        let made = try image.inMemory()
         let raw = try made.pixels()
-        let values = Art(width: made.width, height: made.height,
-                         values: raw.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) })
+        let art = Art(width: made.width, height: made.height, values: raw.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) })
         kept.withLock { table in
             if table.count >= preparedKept { table.removeAll() }
-            table[key] = (sticker, made, values)
+            table[key] = (sticker, art)
         }
-        return (made, values)
+        return art
     }
 }
