@@ -31,6 +31,7 @@ using namespace sk;
 struct FaceFrame {
     cv::Point2f centre, across, down;
     float width, height;
+    float headShift = 0; // where the head lies beside the face, in widths across (sk_face_seed)
 
     FaceFrame(const sk_face_seed &f, float sx, float sy) {
         width = f.width * sx;
@@ -38,6 +39,7 @@ struct FaceFrame {
         across = {1, 0};
         centre = {(f.x + f.width / 2) * sx, (f.y + f.height * 0.52f) * sy};
         if (f.has_landmarks) {
+            headShift = std::isfinite(f.head_shift) ? std::min(1.0f, std::max(-1.0f, f.head_shift)) : 0.0f;
             cv::Point2f le(f.landmarks[0] * sx, f.landmarks[1] * sy), re(f.landmarks[2] * sx, f.landmarks[3] * sy);
             cv::Point2f eyes = re - le;
             float len = std::sqrt(eyes.dot(eyes));
@@ -50,6 +52,15 @@ struct FaceFrame {
     }
 
     float angleDegrees() const { return std::atan2(across.y, across.x) * 180.0f / float(CV_PI); }
+
+    /// The frame of the region `region` covers: moved across to where a turned head lies (the
+    /// face alone half as far: its far cheek, not the hair behind it); the face's own features
+    /// stay where they are.
+    FaceFrame covering(int region) const {
+        FaceFrame moved = *this;
+        moved.centre += across * (headShift * width * (region == SK_REGION_FACE ? 0.5f : 1.0f));
+        return moved;
+    }
 
     /// A point `a` widths across and `d` heights down from the centre.
     cv::Point2f at(float a, float d) const { return centre + across * (a * width) + down * (d * height); }
@@ -69,28 +80,64 @@ struct FaceFrame {
     }
 };
 
-/// The shape a region can at most reach (value 255), for a face frame.
-void outerLimit(cv::Mat &mask, const FaceFrame &frame, int region) {
+/// One shape of a region's outer limit, in a face frame's units (see `FaceFrame`): an ellipse
+/// `d0` heights down with semi-axes `a` widths and `b` heights, or a band from `d0` to `d1`
+/// heights down, `a` widths wide at the top and `b` at the bottom.
+struct LimitShape {
+    bool ellipse;
+    float d0, d1, a, b;
+
+    void draw(cv::Mat &mask, const FaceFrame &frame, int value) const {
+        if (ellipse) frame.ellipse(mask, d0, a, b, value);
+        else frame.band(mask, d0, d1, a, b, value);
+    }
+
+    /// The rectangle holding the shape, in the frame's image coordinates.
+    cv::Rect2f bounds(const FaceFrame &frame) const {
+        if (ellipse)
+            return cv::RotatedRect(frame.at(0, d0), cv::Size2f(2 * a * frame.width, 2 * b * frame.height), frame.angleDegrees())
+                .boundingRect2f();
+        std::vector<cv::Point2f> corners = {frame.at(-a / 2, d0), frame.at(a / 2, d0), frame.at(b / 2, d1), frame.at(-b / 2, d1)};
+        float x0 = corners[0].x, y0 = corners[0].y, x1 = x0, y1 = y0;
+        for (const cv::Point2f &c : corners) {
+            x0 = std::min(x0, c.x); y0 = std::min(y0, c.y); x1 = std::max(x1, c.x); y1 = std::max(y1, c.y);
+        }
+        return cv::Rect2f(x0, y0, x1 - x0, y1 - y0);
+    }
+};
+
+/// The shapes a region can at most reach, around the head: where a turned head lies beside
+/// its face (`FaceFrame::covering`).
+std::vector<LimitShape> limitShapes(int region) {
     switch (region) {
-    case SK_REGION_FACE: frame.ellipse(mask, 0.02f, 0.62f, 0.78f, 255); break;
+    case SK_REGION_FACE: return {{true, 0.02f, 0, 0.62f, 0.78f}};
     case SK_REGION_HEAD:
-        frame.ellipse(mask, -0.18f, 0.9f, 1.08f, 255);
-        frame.band(mask, 0.3f, 1.05f, 0.9f, 1.3f, 255); // neck
-        break;
+        return {{true, -0.18f, 0, 0.9f, 1.08f},
+                {false, 0.3f, 1.05f, 0.9f, 1.3f}}; // neck
     default:
-        frame.ellipse(mask, -0.18f, 0.9f, 1.08f, 255);
-        frame.band(mask, 0.3f, 1.0f, 1.0f, 3.4f, 255);     // neck to shoulders
-        frame.band(mask, 1.0f, 4.2f, 3.4f, 3.4f, 255);     // body, to the bottom of the reach
-        break;
+        return {{true, -0.18f, 0, 0.9f, 1.08f},
+                {false, 0.3f, 1.0f, 1.0f, 3.4f},  // neck to shoulders
+                {false, 1.0f, 4.2f, 3.4f, 3.4f}}; // body, to the bottom of the reach
     }
 }
 
-/// GrabCut seeds: what is surely the face, what is likely the region, the rest likely not.
-void seeds(cv::Mat &mask, const FaceFrame &frame, int region) {
+/// The shape a region can at most reach (value 255), for a face frame.
+void outerLimit(cv::Mat &mask, const FaceFrame &face, int region) {
+    const FaceFrame frame = face.covering(region);
+    for (const LimitShape &shape : limitShapes(region)) shape.draw(mask, frame, 255);
+}
+
+/// How far past the outer limit a matte can reach: its fade, a gaussian of this sigma.
+float fadeSigma(float faceSize) { return std::max(1.0f, faceSize * 0.04f); }
+
+/// GrabCut seeds: what is surely the face (its features, where the landmarks are), what is
+/// likely the region (around the head), the rest likely not.
+void seeds(cv::Mat &mask, const FaceFrame &face, int region) {
     mask.setTo(cv::GC_BGD);
     cv::Mat limit = cv::Mat::zeros(mask.size(), CV_8U);
-    outerLimit(limit, frame, region);
+    outerLimit(limit, face, region);
     mask.setTo(cv::GC_PR_BGD, limit);
+    const FaceFrame frame = face.covering(region);
     switch (region) {
     case SK_REGION_FACE: frame.ellipse(mask, 0.02f, 0.5f, 0.66f, cv::GC_PR_FGD); break;
     case SK_REGION_HEAD:
@@ -103,7 +150,7 @@ void seeds(cv::Mat &mask, const FaceFrame &frame, int region) {
         frame.band(mask, 0.95f, 4.2f, 1.6f, 1.6f, cv::GC_PR_FGD);
         break;
     }
-    frame.ellipse(mask, 0.0f, 0.3f, 0.38f, cv::GC_FGD); // eyes, nose and mouth
+    face.ellipse(mask, 0.0f, 0.3f, 0.38f, cv::GC_FGD); // eyes, nose and mouth
 }
 
 /// The guided filter (He, Sun & Tang 2010) of `p` with grey guide `guide`, both float 0...1.
@@ -203,7 +250,7 @@ void regionMatte(const unsigned char *rgb, int width, int height, const sk_face_
     outerLimit(limit, FaceFrame(face, 1, 1), region);
     cv::Mat fade;
     limit.convertTo(fade, CV_32F, 1.0 / 255);
-    cv::GaussianBlur(fade, fade, cv::Size(), std::max(1.0, faceSize * 0.04));
+    cv::GaussianBlur(fade, fade, cv::Size(), fadeSigma(faceSize));
     fade = cv::min(fade * 2.0 - 0.2, 1.0);
     q = cv::min(q, fade);
     cv::Mat out(height, width, CV_8U, alpha);
@@ -551,6 +598,31 @@ extern "C" int sk_region_matte(const unsigned char *rgb, int width, int height, 
                                char *error, int error_size) {
     return guarded(error, error_size, [&] {
         regionMatte(rgb, width, height, faces, count, target, region, work_size, alpha);
+    });
+}
+
+extern "C" int sk_region_bounds(const sk_face_seed *face, int region, float *bounds, char *error, int error_size) {
+    return guarded(error, error_size, [&] {
+        if (!face || !bounds) throw std::invalid_argument("no face");
+        if (region < SK_REGION_FACE || region > SK_REGION_PERSON) throw std::invalid_argument("unknown region");
+        float faceSize = std::min(face->width, face->height);
+        if (!(faceSize > 0)) throw std::invalid_argument("empty face box");
+        const FaceFrame frame = FaceFrame(*face, 1, 1).covering(region);
+        cv::Rect2f all;
+        bool first = true;
+        for (const LimitShape &shape : limitShapes(region)) {
+            cv::Rect2f r = shape.bounds(frame);
+            all = first ? r : (all | r);
+            first = false;
+        }
+        // Where the fade has fallen to nothing: it is twice the blurred limit less a fifth, and
+        // a blurred edge is down to a tenth 1.28 sigma past it; and two pixels more, for the
+        // limit drawn in whole pixels.
+        float margin = 1.5f * fadeSigma(faceSize) + 2;
+        bounds[0] = all.x - margin;
+        bounds[1] = all.y - margin;
+        bounds[2] = all.x + all.width + margin;
+        bounds[3] = all.y + all.height + margin;
     });
 }
 

@@ -53,7 +53,10 @@ public struct FrameStyler: Sendable {
     /// picture `scale` times the frame's size. Faces left as filmed are not read out at all.
     private func groups(_ faces: [Face], in bounds: (width: Int, height: Int), scale: Double) -> [(Region, [Face])] {
         let faces = faces.filter { compositor.changesPixels($0.style) }
-        let regions = faces.map { Region(enclosing: compositor.reach(of: $0.face.box.scaled(x: scale, y: scale)), in: bounds) }
+        let regions = faces.map { face in
+            Region(enclosing: compositor.reach(of: face.face.box.scaled(x: scale, y: scale),
+                                               landmarks: face.face.landmarks.map { Point(x: $0.x * scale, y: $0.y * scale) }), in: bounds)
+        }
         return Region.overlapGroups(regions).compactMap { group -> (Region, [Face])? in
             guard let region = group.compactMap({ regions[$0] }).reduce(nil, { (u: Region?, r) in u?.union(r) ?? r }) else { return nil }
             return (region, group.map { faces[$0] })

@@ -176,14 +176,14 @@ final class LiveSession: @unchecked Sendable {
         var faces: [TrackedFace]
         var styled: [StyledFace]
         /// Faces still fading in, with their opacity (0...1).
-        var fading: [(box: FaceBox, opacity: Double)]
+        var fading: [(face: TrackedFace, opacity: Double)]
         var render: RenderOptions
 
         func draw() throws -> VipsImage {
             let compositor = FaceCompositor(options: render, sideBySide: true)
             var drawn = styled.isEmpty && render.background == nil ? image : try compositor.render(image, faces: styled)
             if !fading.isEmpty, render.background == nil {
-                drawn = try LiveSession.fade(drawn, over: image, faces: fading, reach: compositor.reach)
+                drawn = try LiveSession.fade(drawn, over: image, faces: fading) { compositor.reach(of: $0.box, landmarks: $0.landmarks) }
             }
             return try drawn.inMemory()
         }
@@ -257,7 +257,7 @@ final class LiveSession: @unchecked Sendable {
         for face in faces where face.id > 0 { ages[face.id] = (age[face.id] ?? 0) + 1 }
         age = ages
         let fading = faces.filter { $0.id > 0 && (ages[$0.id] ?? 0) < Self.fadeFrames && style(forTrack: $0.id) != nil }
-            .map { ($0.box, Double(ages[$0.id] ?? 0) / Double(Self.fadeFrames)) }
+            .map { ($0, Double(ages[$0.id] ?? 0) / Double(Self.fadeFrames)) }
         return Drawing(frame: n, image: image, faces: faces, styled: styled, fading: fading, render: render)
     }
 
@@ -313,11 +313,11 @@ final class LiveSession: @unchecked Sendable {
 
     /// `drawn` blended back towards `original` where faces are still fading in: each face's
     /// reach at its opacity (0...1).
-    static func fade(_ drawn: VipsImage, over original: VipsImage, faces: [(box: FaceBox, opacity: Double)],
-                     reach: (FaceBox) -> FaceBox) throws -> VipsImage {
+    static func fade(_ drawn: VipsImage, over original: VipsImage, faces: [(face: TrackedFace, opacity: Double)],
+                     reach: (TrackedFace) -> FaceBox) throws -> VipsImage {
         var mask = try VipsImage.solid(width: drawn.width, height: drawn.height, pixel: [255])
-        for (box, opacity) in faces {
-            let r = reach(box)
+        for (face, opacity) in faces {
+            let r = reach(face)
             let x0 = max(0, Int(r.x.rounded(.down))), y0 = max(0, Int(r.y.rounded(.down)))
             let x1 = min(drawn.width, Int(r.maxX.rounded(.up))), y1 = min(drawn.height, Int(r.maxY.rounded(.up)))
             guard x1 > x0, y1 > y0 else { continue }

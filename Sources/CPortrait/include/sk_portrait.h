@@ -15,11 +15,14 @@ extern "C" {
 #endif
 
 /* One face in a crop: its box and, when has_landmarks, five landmarks (x, y pairs: eyes
- * image-left then image-right, nose tip, mouth corners image-left then image-right). */
+ * image-left then image-right, nose tip, mouth corners image-left then image-right), and
+ * how far its head lies beside them (head_shift, in box widths along the eye line, positive
+ * towards the image-right eye: a turned head's far cheek, ear and hair; Filters' HeadTurn). */
 typedef struct {
     float x, y, width, height;
     float landmarks[10];
     int has_landmarks;
+    float head_shift;
 } sk_face_seed;
 
 /* What a matte covers. */
@@ -32,6 +35,10 @@ enum { SK_REGION_FACE = 0, SK_REGION_HEAD = 1, SK_REGION_PERSON = 2 };
 int sk_region_matte(const unsigned char *rgb, int width, int height,
                     const sk_face_seed *faces, int count, int target, int region, float work_size,
                     unsigned char *alpha, char *error, int error_size);
+
+/* The rectangle a face's region matte can at most cover (its outer limit and the fade past
+ * it), in the coordinates of the face's box: x0, y0, x1, y1 into `bounds`. */
+int sk_region_bounds(const sk_face_seed *face, int region, float *bounds, char *error, int error_size);
 
 /* Coherent lines by the flow-based difference of gaussians (Kang, Lee & Chui 2007) on a grey
  * image: a DoG across the edge tangent flow (structure tensor smoothed over flow_sigma),

@@ -14,6 +14,15 @@ public enum PortraitOperations {
     /// Which part of a person a region matte covers.
     public enum Region: String, CaseIterable, Sendable, Codable {
         case face, head, person
+
+        /// CPortrait's number for it.
+        var kind: Int32 {
+            switch self {
+            case .face: Int32(SK_REGION_FACE)
+            case .head: Int32(SK_REGION_HEAD)
+            case .person: Int32(SK_REGION_PERSON)
+            }
+        }
     }
 
     /// One face in a crop, in the crop's pixels.
@@ -21,24 +30,35 @@ public enum PortraitOperations {
                                    workSize: Double) throws -> VipsImage {
         let rgb = try crop.pixels()
         let seeds = Self.seeds(of: faces)
-        let kind: Int32 = switch region {
-        case .face: Int32(SK_REGION_FACE)
-        case .head: Int32(SK_REGION_HEAD)
-        case .person: Int32(SK_REGION_PERSON)
-        }
+        let kind = region.kind
         return try output(width: crop.width, height: crop.height, bands: 1, operation: "region matte") { out, error, size in
             sk_region_matte(rgb, Int32(crop.width), Int32(crop.height), seeds, Int32(seeds.count), Int32(target),
                             kind, Float(workSize), out, error, size)
         }
     }
 
-    /// The faces as CPortrait takes them: boxes and, where known, the five landmarks.
+    /// The rectangle a face's region matte can at most cover (its outer limit, around where a
+    /// turned head lies, and the fade past it), in the face's coordinates; nil for an empty box.
+    public static func regionBounds(of face: FaceRegion, region: Region) -> FaceRegion? {
+        var seed = seeds(of: [face])[0]
+        var bounds = [Float](repeating: 0, count: 4)
+        var error = [CChar](repeating: 0, count: 256)
+        let failed = bounds.withUnsafeMutableBufferPointer { b in
+            error.withUnsafeMutableBufferPointer { e in sk_region_bounds(&seed, region.kind, b.baseAddress, e.baseAddress, Int32(e.count)) }
+        }
+        guard failed == 0 else { return nil }
+        return FaceRegion(x: Double(bounds[0]), y: Double(bounds[1]), width: Double(bounds[2] - bounds[0]), height: Double(bounds[3] - bounds[1]))
+    }
+
+    /// The faces as CPortrait takes them: boxes and, where known, the five landmarks and where
+    /// a turned head lies beside them (`HeadTurn`).
     static func seeds(of faces: [FaceRegion]) -> [sk_face_seed] {
         faces.map { face in
             var seed = sk_face_seed()
             seed.x = Float(face.x); seed.y = Float(face.y); seed.width = Float(face.width); seed.height = Float(face.height)
             if face.landmarks.count == 5 {
                 seed.has_landmarks = 1
+                seed.head_shift = Float(HeadTurn.shift(landmarks: face.landmarks))
                 withUnsafeMutableBytes(of: &seed.landmarks) { raw in
                     let values = raw.bindMemory(to: Float.self)
                     for (i, p) in face.landmarks.enumerated() { values[2 * i] = Float(p.x); values[2 * i + 1] = Float(p.y) }

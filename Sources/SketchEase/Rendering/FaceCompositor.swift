@@ -88,7 +88,7 @@ public struct FaceCompositor: Sendable {
     private func placed(_ faces: [StyledFace], in image: VipsImage) -> [(StyledFace, PixelRect)] {
         let bounds = PixelRect(x: 0, y: 0, width: image.width, height: image.height)
         return faces.compactMap { face in
-            guard let r = PixelRect(enclosing: reach(of: face.box))?.clipped(to: bounds) else { return nil }
+            guard let r = PixelRect(enclosing: reach(of: face.box, landmarks: face.landmarks))?.clipped(to: bounds) else { return nil }
             return (face, r)
         }
     }
@@ -100,15 +100,26 @@ public struct FaceCompositor: Sendable {
     }
 
     /// The part of the photo a face's region can cover: the grown box for the ellipse; for the
-    /// mattes, the largest head (with its hair), face or person the face box can belong to.
-    public func reach(of box: FaceBox) -> FaceBox {
+    /// mattes, the largest head (with its hair), face or person the face box can belong to, and
+    /// wherever the region's own outer limit reaches (a tilted head, a turned one whose far
+    /// cheek, ear and hair lie beside its box: `HeadTurn`): a matte never meets the edge of the
+    /// crop it is cut and drawn on.
+    public func reach(of box: FaceBox, landmarks: [Point] = []) -> FaceBox {
         let w = box.width, h = box.height
+        let around: FaceBox
         switch options.region {
         case .ellipse: return box.grown(by: options.boxScale)
-        case .face: return box.grown(by: 1.6)
-        case .head: return FaceBox(x: box.x - 0.5 * w, y: box.y - 0.85 * h, width: 2 * w, height: 2.5 * h)
-        case .person: return FaceBox(x: box.x - 1.3 * w, y: box.y - 0.85 * h, width: 3.6 * w, height: 5.85 * h)
+        case .face: around = box.grown(by: 1.6)
+        case .head: around = FaceBox(x: box.x - 0.5 * w, y: box.y - 0.85 * h, width: 2 * w, height: 2.5 * h)
+        case .person: around = FaceBox(x: box.x - 1.3 * w, y: box.y - 0.85 * h, width: 3.6 * w, height: 5.85 * h)
         }
+        guard let kind = options.region.matte,
+              let limit = PortraitOperations.regionBounds(of: FaceRegion(x: box.x, y: box.y, width: w, height: h,
+                                                                         landmarks: landmarks.map { SIMD2($0.x, $0.y) }), region: kind)
+        else { return around }
+        let x0 = min(around.x, limit.x), y0 = min(around.y, limit.y)
+        return FaceBox(x: x0, y: y0, width: max(around.x + around.width, limit.x + limit.width) - x0,
+                       height: max(around.y + around.height, limit.y + limit.height) - y0)
     }
 
     /// One group of overlapping faces, drawn on its crop and computed into memory (once: the
@@ -295,7 +306,7 @@ public struct FaceCompositor: Sendable {
             let others = all.filter { $0 != face }
             let regions = others.map { FaceRegion(box: $0.box, landmarks: $0.landmarks, in: rect) }
             let cutHere = { () throws -> VipsImage? in
-                guard let cut = try Self.cut(shifted, others: regions, in: crop, region: kind, reach: reach) else { return nil }
+                guard let cut = try Self.cut(shifted, others: regions, in: crop, region: kind, reach: { reach(of: $0, landmarks: $1) }) else { return nil }
                 return try cut.matte.embed(x: cut.x, y: cut.y, width: rect.width, height: rect.height)
             }
             guard let memo else { return try cutHere() }
@@ -315,15 +326,15 @@ public struct FaceCompositor: Sendable {
         let whole = PixelRect(x: 0, y: 0, width: image.width, height: image.height)
         return try Self.cut(FaceRegion(box: face.box, landmarks: face.landmarks, in: whole),
                             others: others.map { FaceRegion(box: $0.box, landmarks: $0.landmarks, in: whole) },
-                            in: image, region: kind, reach: reach)
+                            in: image, region: kind, reach: { reach(of: $0, landmarks: $1) })
     }
 
     /// Cuts the matte on the face's own reach only: GrabCut runs on as little as it needs.
     private static func cut(_ face: FaceRegion, others: [FaceRegion], in image: VipsImage, region kind: PortraitOperations.Region,
-                            reach: (FaceBox) -> FaceBox) throws -> CarriedMatte.Cut? {
+                            reach: (FaceBox, [Point]) -> FaceBox) throws -> CarriedMatte.Cut? {
         let bounds = PixelRect(x: 0, y: 0, width: image.width, height: image.height)
         let box = FaceBox(x: face.x, y: face.y, width: face.width, height: face.height)
-        guard let own = PixelRect(enclosing: reach(box))?.clipped(to: bounds) else { return nil }
+        guard let own = PixelRect(enclosing: reach(box, face.landmarks.map { Point(x: $0.x, y: $0.y) }))?.clipped(to: bounds) else { return nil }
         let faces = ([face] + others).map { region in
             FaceRegion(x: region.x - Double(own.x), y: region.y - Double(own.y), width: region.width,
                        height: region.height, landmarks: region.landmarks.map { $0 - SIMD2(Double(own.x), Double(own.y)) })
