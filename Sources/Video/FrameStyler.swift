@@ -55,7 +55,8 @@ public struct FrameStyler: Sendable {
         let faces = faces.filter { compositor.changesPixels($0.style) }
         let regions = faces.map { face in
             Region(enclosing: compositor.reach(of: face.face.box.scaled(x: scale, y: scale),
-                                               landmarks: face.face.landmarks.map { Point(x: $0.x * scale, y: $0.y * scale) }), in: bounds)
+                                               landmarks: face.face.landmarks.map { Point(x: $0.x * scale, y: $0.y * scale) },
+                                               carrying: face.matte), in: bounds)
         }
         return Region.overlapGroups(regions).compactMap { group -> (Region, [Face])? in
             guard let region = group.compactMap({ regions[$0] }).reduce(nil, { (u: Region?, r) in u?.union(r) ?? r }) else { return nil }

@@ -136,7 +136,8 @@ public final class MatteCarrier: @unchecked Sendable {  // used by one stage alo
         let target = local(face)
         let others = faces.filter { $0.id != face.id }.map(local)
         let compositor = self.compositor
-        return CarriedMatte { [region] in
+        let reach = FaceBox(x: Double(region.x), y: Double(region.y), width: Double(region.width), height: Double(region.height))
+        return CarriedMatte(reaching: reach, for: face.box) { [region] in
             let image = try VipsImage.fromPixels(pixels, width: region.width, height: region.height, bands: 3)
             guard var cut = try compositor.cutMatte(for: target, others: others, in: image) else {
                 // The reach missed the copy: nothing of the face to draw through.

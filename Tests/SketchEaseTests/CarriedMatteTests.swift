@@ -48,6 +48,26 @@ import Vips
         #expect(zip(ramp, ramp.dropFirst()).allSatisfy { $0 <= $1 }, "\(ramp)")
     }
 
+    /// What a carried matte can cover is known before it is cut, and moves and scales with the
+    /// box as the matte does: a picture's faces are drawn over all of it, though their
+    /// landmarks (which set their own reach) have moved since the cut.
+    @Test func itsReachIsWhereItLandsCarried() throws {
+        let cutBox = FaceBox(x: 10, y: 10, width: 10, height: 10)
+        let matte = try Self.block()
+        let carried = CarriedMatte(reaching: FaceBox(x: 0, y: 0, width: 20, height: 30), for: cutBox) {
+            CarriedMatte.Cut(matte: matte, x: 0, y: 0, box: cutBox)
+        }
+        // The same box as the placement test above: the footprint is 10..<50, 20..<80.
+        #expect(carried.reach(for: FaceBox(x: 30, y: 40, width: 20, height: 20)) == FaceBox(x: 10, y: 20, width: 40, height: 60))
+        #expect(carried.reach(for: cutBox) == FaceBox(x: 0, y: 0, width: 20, height: 30))
+        #expect(try Self.carried(cutAt: (0, 0), box: cutBox).reach(for: cutBox) == nil)
+
+        // A compositor draws a face carrying it over all of that footprint.
+        let compositor = FaceCompositor()
+        let reach = compositor.reach(of: FaceBox(x: 30, y: 40, width: 20, height: 20), carrying: carried)
+        #expect(reach.x <= 10 && reach.y <= 20 && reach.maxX >= 50 && reach.maxY >= 80)
+    }
+
     @Test func aPlacementOffTheCanvasIsEmpty() throws {
         let box = FaceBox(x: 10, y: 10, width: 10, height: 10)
         let carried = try Self.carried(cutAt: (0, 0), box: box)

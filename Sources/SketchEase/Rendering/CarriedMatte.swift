@@ -24,10 +24,24 @@ public final class CarriedMatte: @unchecked Sendable {
     private let lock = NSLock()
     private var made: (cut: Cut, bytes: [UInt8])?
     private var make: (() throws -> Cut)?
+    /// The part of the picture the cut is made on and the box it is made for, where known
+    /// before the cut runs: what the matte can cover wherever it is carried.
+    private let area: (reach: FaceBox, box: FaceBox)?
 
-    /// A matte cut by `make` when first placed.
-    public init(cut make: @escaping () throws -> Cut) {
+    /// A matte cut by `make` when first placed; made on the part `reach` of its picture, for a
+    /// face at `box` there (both or neither).
+    public init(reaching reach: FaceBox? = nil, for box: FaceBox? = nil, cut make: @escaping () throws -> Cut) {
         self.make = make
+        if let reach, let box { area = (reach, box) } else { area = nil }
+    }
+
+    /// The part of a picture the matte can cover when carried to a face at `box` (moved and
+    /// scaled with it, as `placed` does); nil where it was not given.
+    public func reach(for box: FaceBox) -> FaceBox? {
+        guard let (reach, cutBox) = area, cutBox.width > 0, cutBox.height > 0 else { return nil }
+        let sx = box.width / cutBox.width, sy = box.height / cutBox.height
+        return FaceBox(x: box.x + (reach.x - cutBox.x) * sx, y: box.y + (reach.y - cutBox.y) * sy,
+                       width: reach.width * sx, height: reach.height * sy)
     }
 
     /// The matte and its bytes, cut now if it was not yet.

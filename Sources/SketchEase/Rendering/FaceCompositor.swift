@@ -88,7 +88,7 @@ public struct FaceCompositor: Sendable {
     private func placed(_ faces: [StyledFace], in image: VipsImage) -> [(StyledFace, PixelRect)] {
         let bounds = PixelRect(x: 0, y: 0, width: image.width, height: image.height)
         return faces.compactMap { face in
-            guard let r = PixelRect(enclosing: reach(of: face.box, landmarks: face.landmarks))?.clipped(to: bounds) else { return nil }
+            guard let r = PixelRect(enclosing: reach(of: face.box, landmarks: face.landmarks, carrying: face.matte))?.clipped(to: bounds) else { return nil }
             return (face, r)
         }
     }
@@ -103,8 +103,9 @@ public struct FaceCompositor: Sendable {
     /// mattes, the largest head (with its hair), face or person the face box can belong to, and
     /// wherever the region's own outer limit reaches (a tilted head, a turned one whose far
     /// cheek, ear and hair lie beside its box: `HeadTurn`): a matte never meets the edge of the
-    /// crop it is cut and drawn on.
-    public func reach(of box: FaceBox, landmarks: [Point] = []) -> FaceBox {
+    /// crop it is cut and drawn on. A matte carried from an earlier picture (`carrying`) is
+    /// drawn wherever it reaches as carried, though the face's landmarks have moved since.
+    public func reach(of box: FaceBox, landmarks: [Point] = [], carrying matte: CarriedMatte? = nil) -> FaceBox {
         let w = box.width, h = box.height
         let around: FaceBox
         switch options.region {
@@ -113,13 +114,15 @@ public struct FaceCompositor: Sendable {
         case .head: around = FaceBox(x: box.x - 0.5 * w, y: box.y - 0.85 * h, width: 2 * w, height: 2.5 * h)
         case .person: around = FaceBox(x: box.x - 1.3 * w, y: box.y - 0.85 * h, width: 3.6 * w, height: 5.85 * h)
         }
-        guard let kind = options.region.matte,
-              let limit = PortraitOperations.regionBounds(of: FaceRegion(x: box.x, y: box.y, width: w, height: h,
-                                                                         landmarks: landmarks.map { SIMD2($0.x, $0.y) }), region: kind)
-        else { return around }
-        let x0 = min(around.x, limit.x), y0 = min(around.y, limit.y)
-        return FaceBox(x: x0, y: y0, width: max(around.x + around.width, limit.x + limit.width) - x0,
-                       height: max(around.y + around.height, limit.y + limit.height) - y0)
+        guard let kind = options.region.matte else { return around }
+        let limit = PortraitOperations.regionBounds(of: FaceRegion(x: box.x, y: box.y, width: w, height: h,
+                                                                   landmarks: landmarks.map { SIMD2($0.x, $0.y) }), region: kind)
+        return [limit.map { FaceBox(x: $0.x, y: $0.y, width: $0.width, height: $0.height) }, matte?.reach(for: box)]
+            .compactMap { $0 }
+            .reduce(around) { a, b in
+                let x0 = min(a.x, b.x), y0 = min(a.y, b.y)
+                return FaceBox(x: x0, y: y0, width: max(a.maxX, b.maxX) - x0, height: max(a.maxY, b.maxY) - y0)
+            }
     }
 
     /// One group of overlapping faces, drawn on its crop and computed into memory (once: the
