@@ -175,15 +175,16 @@ final class LiveSession: @unchecked Sendable {
         var image: VipsImage
         var faces: [TrackedFace]
         var styled: [StyledFace]
-        /// Faces still fading in, with their opacity (0...1).
-        var fading: [(face: TrackedFace, opacity: Double)]
+        /// Faces still fading in, with the matte they are drawn through and their opacity (0...1).
+        var fading: [(face: TrackedFace, matte: CarriedMatte?, opacity: Double)]
         var render: RenderOptions
 
         func draw() throws -> VipsImage {
             let compositor = FaceCompositor(options: render, sideBySide: true)
             var drawn = styled.isEmpty && render.background == nil ? image : try compositor.render(image, faces: styled)
             if !fading.isEmpty, render.background == nil {
-                drawn = try LiveSession.fade(drawn, over: image, faces: fading) { compositor.reach(of: $0.box, landmarks: $0.landmarks) }
+                let areas = fading.map { (compositor.reach(of: $0.face.box, landmarks: $0.face.landmarks, carrying: $0.matte), $0.opacity) }
+                drawn = try LiveSession.fade(drawn, over: image, areas: areas)
             }
             return try drawn.inMemory()
         }
@@ -257,7 +258,7 @@ final class LiveSession: @unchecked Sendable {
         for face in faces where face.id > 0 { ages[face.id] = (age[face.id] ?? 0) + 1 }
         age = ages
         let fading = faces.filter { $0.id > 0 && (ages[$0.id] ?? 0) < Self.fadeFrames && style(forTrack: $0.id) != nil }
-            .map { ($0, Double(ages[$0.id] ?? 0) / Double(Self.fadeFrames)) }
+            .map { ($0, carried[$0.id], Double(ages[$0.id] ?? 0) / Double(Self.fadeFrames)) }
         return Drawing(frame: n, image: image, faces: faces, styled: styled, fading: fading, render: render)
     }
 
@@ -312,12 +313,10 @@ final class LiveSession: @unchecked Sendable {
     static let fadeFrames = 4
 
     /// `drawn` blended back towards `original` where faces are still fading in: each face's
-    /// reach at its opacity (0...1).
-    static func fade(_ drawn: VipsImage, over original: VipsImage, faces: [(face: TrackedFace, opacity: Double)],
-                     reach: (TrackedFace) -> FaceBox) throws -> VipsImage {
+    /// reach (`areas`: as far as its region and its carried matte go) at its opacity (0...1).
+    static func fade(_ drawn: VipsImage, over original: VipsImage, areas: [(FaceBox, Double)]) throws -> VipsImage {
         var mask = try VipsImage.solid(width: drawn.width, height: drawn.height, pixel: [255])
-        for (face, opacity) in faces {
-            let r = reach(face)
+        for (r, opacity) in areas {
             let x0 = max(0, Int(r.x.rounded(.down))), y0 = max(0, Int(r.y.rounded(.down)))
             let x1 = min(drawn.width, Int(r.maxX.rounded(.up))), y1 = min(drawn.height, Int(r.maxY.rounded(.up)))
             guard x1 > x0, y1 > y0 else { continue }
