@@ -6,7 +6,9 @@ import PackageDescription
 let openCVLibraries: [LinkerSetting] = ["opencv_core", "opencv_imgproc", "opencv_objdetect", "opencv_dnn", "m"]
     .map { .linkedLibrary($0) }
 
-let ffmpegLibraries: [LinkerSetting] = ["avdevice", "avfilter", "avformat", "avcodec", "swscale", "swresample", "avutil", "m"]
+// libavdevice and libavfilter are not linked: CAV loads them when first needed (a camera, a GIF
+// share), as linked they bring ~70 more libraries to every run.
+let ffmpegLibraries: [LinkerSetting] = ["avformat", "avcodec", "swscale", "swresample", "avutil", "m"]
     .map { .linkedLibrary($0) }
 
 let package = Package(
@@ -58,7 +60,7 @@ let package = Package(
         // libavdevice-dev, libavfilter-dev, libswresample-dev); headers in the system's include path.
         .systemLibrary(name: "CLibAV"),
         // A small C shim over FFmpeg: error macros, log capture, display matrix, pixel loops.
-        // Each library is named: pkg-config lists only libavdevice (the rest are private to it).
+        // Each library linked is named (pkg-config lists only libavdevice, the rest private to it).
         .target(name: "CAV", dependencies: ["CLibAV"], linkerSettings: ffmpegLibraries),
         // Swift over FFmpeg: read (demux, decode) and write (encode, mux) media files and devices.
         .target(name: "FFmpeg", dependencies: ["CAV"]),

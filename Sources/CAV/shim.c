@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <libavdevice/avdevice.h>
 #include <libavutil/display.h>
 #include <libavutil/pixdesc.h>
 #include <math.h>
@@ -35,7 +34,6 @@ static pthread_once_t started = PTHREAD_ONCE_INIT;
 static void start_once(void) {
     const char *print = getenv("SKETCHEASE_FFMPEG_LOG");
     log_print = print && *print && strcmp(print, "0") != 0;
-    avdevice_register_all();
     av_log_set_callback(log_callback);
 }
 

@@ -1,7 +1,6 @@
 #ifndef CLIBAV_SHIM_H
 #define CLIBAV_SHIM_H
 #include <libavcodec/avcodec.h>
-#include <libavdevice/avdevice.h>
 #include <libavfilter/avfilter.h>
 #include <libavfilter/buffersink.h>
 #include <libavfilter/buffersrc.h>

@@ -51,6 +51,14 @@ public struct MediaError: Error, CustomStringConvertible, Equatable, Sendable {
         sk_av_error_text(code, &buffer, buffer.count)
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
+
+    /// Loads one of the libraries FFmpeg's start leaves out (`sk_av_register_devices`,
+    /// `sk_avfilter_load`), or throws naming `path` and why the library could not be loaded.
+    static func load(_ library: (UnsafeMutablePointer<CChar>?, Int) -> Int32, for path: String) throws {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard library(&buffer, buffer.count) != 0 else { return }
+        throw MediaError(path: path, reason: .other(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)))
+    }
 }
 
 /// The error codes FFmpeg spells as macros.

@@ -67,6 +67,8 @@ public final class MediaReader: @unchecked Sendable {
         var options: OpaquePointer? = nil
         for (key, value) in source.options { av_dict_set(&options, key, value, 0) }
         defer { av_dict_free(&options) }
+        // A camera or a test source: their input formats are libavdevice's, loaded now.
+        if source.format != nil { try MediaError.load(sk_av_register_devices, for: source.path) }
         let inputFormat = source.format.flatMap { av_find_input_format($0) }
         if let name = source.format, inputFormat == nil {
             throw MediaError(path: source.path, reason: .other("FFmpeg has no input format '\(name)'"))

@@ -16,63 +16,64 @@ final class FilterGraph {
     init(_ description: String, width: Int, height: Int, format: AVPixelFormat, timeBase: Rational,
          palette: Bool, outputFormat: AVPixelFormat, path: String) throws {
         self.path = path
-        graph = avfilter_graph_alloc()
-        output = av_frame_alloc()
         func fail(_ what: String) -> MediaError { MediaError(path: path, reason: .other("share filter: \(what)")) }
+        try MediaError.load(sk_avfilter_load, for: path)
+        graph = sk_avfilter_graph_alloc()
+        output = av_frame_alloc()
         var src: UnsafeMutablePointer<AVFilterContext>? = nil
         var pal: UnsafeMutablePointer<AVFilterContext>? = nil
         var snk: UnsafeMutablePointer<AVFilterContext>? = nil
         let arguments = "video_size=\(width)x\(height):pix_fmt=\(format.rawValue):time_base=\(timeBase):pixel_aspect=1/1"
         let paletteArguments = "video_size=16x16:pix_fmt=\(AV_PIX_FMT_BGRA.rawValue):time_base=\(timeBase):pixel_aspect=1/1"
-        guard avfilter_graph_create_filter(&src, avfilter_get_by_name("buffer"), "in", arguments, nil, graph) >= 0, let src,
-              !palette || avfilter_graph_create_filter(&pal, avfilter_get_by_name("buffer"), "pal", paletteArguments, nil, graph) >= 0,
-              avfilter_graph_create_filter(&snk, avfilter_get_by_name("buffersink"), "out", nil, nil, graph) >= 0, let snk else {
-            avfilter_graph_free(&graph)
+        guard sk_avfilter_graph_create_filter(&src, sk_avfilter_get_by_name("buffer"), "in", arguments, graph) >= 0, let src,
+              !palette || sk_avfilter_graph_create_filter(&pal, sk_avfilter_get_by_name("buffer"), "pal", paletteArguments, graph) >= 0,
+              sk_avfilter_graph_create_filter(&snk, sk_avfilter_get_by_name("buffersink"), "out", nil, graph) >= 0, let snk else {
+            sk_avfilter_graph_free(&graph)
             av_frame_free_pointer(output)
             throw fail("cannot be set up")
         }
         var formats: [Int32] = [outputFormat.rawValue]
         _ = av_opt_set_bin(snk, "pix_fmts", &formats, Int32(MemoryLayout<Int32>.size), AV_OPT_SEARCH_CHILDREN)
-        var inputs = avfilter_inout_alloc(), outputs = avfilter_inout_alloc()
-        defer { avfilter_inout_free(&inputs); avfilter_inout_free(&outputs) }
+        var inputs = sk_avfilter_inout_alloc(), outputs = sk_avfilter_inout_alloc()
+        defer { sk_avfilter_inout_free(&inputs); sk_avfilter_inout_free(&outputs) }
         outputs!.pointee.name = av_strdup("in"); outputs!.pointee.filter_ctx = src; outputs!.pointee.pad_idx = 0; outputs!.pointee.next = nil
         if let pal {
-            let second = avfilter_inout_alloc()!
+            let second = sk_avfilter_inout_alloc()!
             second.pointee.name = av_strdup("pal"); second.pointee.filter_ctx = pal; second.pointee.pad_idx = 0; second.pointee.next = nil
             outputs!.pointee.next = second
         }
         inputs!.pointee.name = av_strdup("out"); inputs!.pointee.filter_ctx = snk; inputs!.pointee.pad_idx = 0; inputs!.pointee.next = nil
-        guard avfilter_graph_parse_ptr(graph, description, &inputs, &outputs, nil) >= 0,
-              avfilter_graph_config(graph, nil) >= 0 else {
-            avfilter_graph_free(&graph)
+        guard sk_avfilter_graph_parse(graph, description, &inputs, &outputs) >= 0,
+              sk_avfilter_graph_config(graph) >= 0 else {
+            sk_avfilter_graph_free(&graph)
             av_frame_free_pointer(output)
             throw fail("cannot be configured (\(description))")
         }
         source = src; paletteSource = pal; sink = snk
-        self.timeBase = av_buffersink_get_time_base(snk)
+        self.timeBase = sk_av_buffersink_get_time_base(snk)
     }
 
     deinit {
         av_frame_free_pointer(output)
-        avfilter_graph_free(&graph)
+        sk_avfilter_graph_free(&graph)
     }
 
     /// Pushes a palette (once, before the frames it is for), then ends the palette input: the
     /// frames that follow all use it.
     func setPalette(_ palette: UnsafeMutablePointer<AVFrame>) throws {
         guard let paletteSource,
-              av_buffersrc_add_frame_flags(paletteSource, palette, Int32(AV_BUFFERSRC_FLAG_KEEP_REF)) >= 0,
-              av_buffersrc_add_frame_flags(paletteSource, nil, 0) >= 0 else {
+              sk_av_buffersrc_add_frame_flags(paletteSource, palette, Int32(AV_BUFFERSRC_FLAG_KEEP_REF)) >= 0,
+              sk_av_buffersrc_add_frame_flags(paletteSource, nil, 0) >= 0 else {
             throw MediaError(path: path, reason: .other("share filter: palette refused"))
         }
     }
 
     /// Pushes a frame (nil at the end) and hands each frame that comes out to `emit`.
     func convert(_ frame: UnsafeMutablePointer<AVFrame>?, emit: (UnsafeMutablePointer<AVFrame>) throws -> Void) throws {
-        guard av_buffersrc_add_frame_flags(source, frame, Int32(AV_BUFFERSRC_FLAG_KEEP_REF)) >= 0 else {
+        guard sk_av_buffersrc_add_frame_flags(source, frame, Int32(AV_BUFFERSRC_FLAG_KEEP_REF)) >= 0 else {
             throw MediaError(path: path, reason: .other("share filter: frame refused"))
         }
-        while av_buffersink_get_frame(sink, output) >= 0 {
+        while sk_av_buffersink_get_frame(sink, output) >= 0 {
             defer { av_frame_unref(output) }
             try emit(output)
         }

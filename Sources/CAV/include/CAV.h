@@ -10,7 +10,6 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <libavcodec/avcodec.h>
-#include <libavdevice/avdevice.h>
 #include <libavfilter/avfilter.h>
 #include <libavfilter/buffersink.h>
 #include <libavfilter/buffersrc.h>
@@ -24,10 +23,34 @@
 #include <libswresample/swresample.h>
 #include <libswscale/swscale.h>
 
-/* Registers the capture devices (v4l2, lavfi) and routes FFmpeg's log through a callback
- * that keeps error-level messages for sk_av_take_errors instead of printing them (set
- * SKETCHEASE_FFMPEG_LOG=1 to print them too). Safe to call more than once. */
+/* Routes FFmpeg's log through a callback that keeps error-level messages for
+ * sk_av_take_errors instead of printing them (set SKETCHEASE_FFMPEG_LOG=1 to print them too).
+ * Safe to call more than once. */
 void sk_av_start(void);
+
+/* libavdevice and libavfilter are loaded when first needed, not at start (lazy.c): linked,
+ * they cost every run ~70 more libraries. */
+
+/* Loads libavdevice and registers its capture devices (v4l2, lavfi), once. 0, or -1 with the
+ * reason in error. */
+int sk_av_register_devices(char *error, size_t size);
+
+/* Loads libavfilter, once: 0, or -1 with the reason in error. The sk_avfilter_* and
+ * sk_av_buffer* calls below are libavfilter's own (the unused arguments left out), valid only
+ * after it returned 0. */
+int sk_avfilter_load(char *error, size_t size);
+AVFilterGraph *sk_avfilter_graph_alloc(void);
+void sk_avfilter_graph_free(AVFilterGraph **graph);
+const AVFilter *sk_avfilter_get_by_name(const char *name);
+int sk_avfilter_graph_create_filter(AVFilterContext **context, const AVFilter *filter, const char *name,
+                                    const char *arguments, AVFilterGraph *graph);
+AVFilterInOut *sk_avfilter_inout_alloc(void);
+void sk_avfilter_inout_free(AVFilterInOut **inout);
+int sk_avfilter_graph_parse(AVFilterGraph *graph, const char *description, AVFilterInOut **inputs, AVFilterInOut **outputs);
+int sk_avfilter_graph_config(AVFilterGraph *graph);
+AVRational sk_av_buffersink_get_time_base(const AVFilterContext *sink);
+int sk_av_buffersrc_add_frame_flags(AVFilterContext *source, AVFrame *frame, int flags);
+int sk_av_buffersink_get_frame(AVFilterContext *sink, AVFrame *frame);
 
 int sk_av_error_again(void);    /* AVERROR(EAGAIN) */
 int sk_av_error_eof(void);      /* AVERROR_EOF */
