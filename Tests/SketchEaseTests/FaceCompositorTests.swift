@@ -74,6 +74,41 @@ import Vips
         #expect(out.width == photo.width)
     }
 
+    /// A face whose region lies inside another group's rectangle without touching any of its
+    /// faces' regions (two faces overlapping on a diagonal, a third in the corner they leave) is
+    /// still drawn: the group's crop, put back whole, must not put the photo back over it,
+    /// whichever order the faces come in.
+    @Test func aFaceInTheCornerOfAnotherGroupKeepsItsDrawing() throws {
+        let options = RenderOptions(region: .ellipse)
+        let corner = FaceBox(x: 150, y: 10, width: 70, height: 70)
+        let diagonal = [FaceBox(x: 10, y: 10, width: 100, height: 100), FaceBox(x: 135, y: 135, width: 100, height: 100)]
+        let compositor = FaceCompositor(options: options)
+        let rects = ([corner] + diagonal).compactMap { PixelRect(enclosing: compositor.reach(of: $0)) }
+        #expect(!rects[0].intersects(rects[1]) && !rects[0].intersects(rects[2]) && rects[1].intersects(rects[2]))
+        #expect(rects[1].union(rects[2]).intersects(rects[0]))
+        #expect(FaceCompositor.overlapGroups(rects) == [[0], [1, 2]])
+        let pencil = try FaceStyle.named("pencil")
+        let outs = try [[corner] + diagonal, diagonal + [corner]].map { order in
+            try compositor.render(photo.rgb, faces: order.map { StyledFace(box: $0, style: pencil) })
+        }
+        // Each face's middle is drawn, and is in the region's mask, in either order.
+        for order in [[corner] + diagonal, diagonal + [corner]] {
+            let region = try compositor.regionMask(photo.rgb, faces: order.map { StyledFace(box: $0, style: pencil) })
+            for box in [corner] + diagonal {
+                let middle = box.grown(by: 0.6)
+                #expect(try region.crop(x: Int(middle.x), y: Int(middle.y), width: Int(middle.width), height: Int(middle.height)).average() > 200)
+            }
+        }
+        for out in outs {
+            for box in [corner] + diagonal {
+                let middle = box.grown(by: 0.6)
+                let drawn = try PixelStats.meanAbsoluteDifference(out, photo.rgb, x: Int(middle.x), y: Int(middle.y),
+                                                                  width: Int(middle.width), height: Int(middle.height))
+                #expect(drawn > 10, "the face at \(box) is drawn (mean difference from the photo \(drawn))")
+            }
+        }
+    }
+
     @Test func facesPartlyOutsideTheImageAreClipped() throws {
         let styled = [StyledFace(box: FaceBox(x: -50, y: 500, width: 150, height: 200), style: try .named("pencil"))]
         let out = try FaceCompositor().render(photo.rgb, faces: styled)

@@ -58,15 +58,35 @@ public struct FaceCompositor: Sendable {
         } else {
             groups.indices.forEach(drawOne)
         }
-        var out = backdrop ?? image
-        for result in drawn.withLock({ $0 }) {
-            let (group, rect) = try result!.get()
+        let base = backdrop ?? image
+        var out = base
+        let results = try drawn.withLock { $0 }.map { try $0!.get() }
+        for (i, (group, rect)) in results.enumerated() {
             // A group drawn over the whole picture (a clip's region around its faces) is the
             // picture: held in memory as it is, not inserted into a pipeline to compute again.
             let whole = rect == PixelRect(x: 0, y: 0, width: out.width, height: out.height)
-            out = whole && group.bands == out.bands ? group : try out.inserting(group, x: rect.x, y: rect.y)
+            if whole && group.bands == out.bands {
+                out = group
+            } else if group.bands == base.bands, results.indices.contains(where: { $0 != i && results[$0].1.intersects(rect) }) {
+                out = try out.inserting(Self.drawnPart(of: group, over: base, and: out, at: rect), x: rect.x, y: rect.y)
+            } else {
+                out = try out.inserting(group, x: rect.x, y: rect.y)
+            }
         }
         return out
+    }
+
+    /// A group's crop where another group's rectangle meets its own, as it is put back: the
+    /// pixels it drew, and elsewhere `current` (the picture so far), not the `base` it was
+    /// drawn from. (Two faces overlapping on a diagonal enclose the corner they leave; a third
+    /// face there touches neither and is drawn as a group of its own. Put back whole, the
+    /// pair's rectangle put the photo back over the third face's drawing.) The groups' mattes
+    /// never overlap (faces whose regions meet are one group), so a pixel this group drew is
+    /// the base in every other group: band by band, what differs from the base is its drawing.
+    static func drawnPart(of group: VipsImage, over base: VipsImage, and current: VipsImage, at rect: PixelRect) throws -> VipsImage {
+        let before = try base.crop(x: rect.x, y: rect.y, width: rect.width, height: rect.height)
+        let now = try current.crop(x: rect.x, y: rect.y, width: rect.width, height: rect.height)
+        return try group.relational("noteq", before).ifThenElse(group, now)
     }
 
     /// The faces' regions as one 8-bit mask the size of `image` (255 = styled), as `render`
@@ -79,7 +99,9 @@ public struct FaceCompositor: Sendable {
             let rect = members.map(\.1).reduce(members[0].1) { $0.union($1) }
             let crop = try image.crop(x: rect.x, y: rect.y, width: rect.width, height: rect.height)
             let mask = try self.mask(for: members.map(\.0), of: members.map(\.0), crop: crop, in: rect, of: image)
-            out = try out.inserting(mask, x: rect.x, y: rect.y)
+            // The masks so far kept where this group's rectangle meets another's (`drawnPart`).
+            let so = try out.crop(x: rect.x, y: rect.y, width: rect.width, height: rect.height)
+            out = try out.inserting(mask.relational("more", so).ifThenElse(mask, so), x: rect.x, y: rect.y)
         }
         return out
     }
