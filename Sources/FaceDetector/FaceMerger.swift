@@ -6,7 +6,10 @@
 /// more than `iou` (intersection over union), when they are of a size (within 2×) and half of
 /// the smaller lies inside the other, or when their eyes agree (each eye within a third of the
 /// distance between the eyes); the higher score stays. A detection lying mostly inside a face at least twice its size is
-/// a feature of that face seen at too fine a scale (an eye, a pattern on a shirt) and is dropped.
+/// a feature of that face seen at too fine a scale (an eye, a pattern on a shirt) and is dropped,
+/// and so is one whose eyes lie in one better face and its mouth in another: two neighbours'
+/// faces framed as one (in a dense crowd, a box across two faces with one's eyes and the
+/// other's mouth).
 struct FaceMerger {
     var iou: Double
 
@@ -21,9 +24,21 @@ struct FaceMerger {
         }
         var kept: [DetectedFace] = []
         for face in outer.sorted(by: Self.better) where !kept.contains(where: { sameFace($0, face) }) {
+            if droppingInner && Self.framesTwo(face, among: kept) { continue }
             kept.append(face)
         }
         return kept
+    }
+
+    /// Whether `face` has its eyes in one of `better` (faces scored above it) and its mouth in
+    /// another: two faces framed as one. A face's own eyes and mouth lie in no other face's box
+    /// unless two neighbours cover all of it.
+    static func framesTwo(_ face: DetectedFace, among better: [DetectedFace]) -> Bool {
+        guard let le = face.landmark(.leftEye), let re = face.landmark(.rightEye),
+              let ml = face.landmark(.mouthLeft), let mr = face.landmark(.mouthRight) else { return false }
+        let mouth = Point(x: (ml.x + mr.x) / 2, y: (ml.y + mr.y) / 2)
+        guard let eyes = better.firstIndex(where: { $0.box.contains(le) && $0.box.contains(re) }) else { return false }
+        return better.indices.contains { $0 != eyes && better[$0].box.contains(mouth) && !better[eyes].box.contains(mouth) }
     }
 
     func sameFace(_ a: DetectedFace, _ b: DetectedFace) -> Bool {

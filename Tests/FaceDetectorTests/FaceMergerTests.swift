@@ -33,6 +33,25 @@ import Testing
         #expect(merged.count == 2)
     }
 
+    /// As in the sideways group photo searched every way round: a box across two neighbours in
+    /// a crowd, with one's eyes and the other's mouth (0.546 beside their 0.734 and 0.723), is no
+    /// face; the two faces stay, and so does a face whose own eyes and mouth are its own.
+    @Test func twoFacesFramedAsOneAreDropped() {
+        func marked(_ box: [Double], eyes: [Double], mouth: [Double], _ score: Double) -> DetectedFace {
+            DetectedFace(box: FaceBox(x: box[0], y: box[1], width: box[2], height: box[3]), score: score,
+                         landmarks: [Point(x: eyes[0], y: eyes[1]), Point(x: eyes[2], y: eyes[3]), Point(x: (eyes[0] + mouth[0]) / 2, y: (eyes[1] + mouth[1]) / 2),
+                                     Point(x: mouth[0], y: mouth[1]), Point(x: mouth[2], y: mouth[3])])
+        }
+        let upper = marked([439.6, 732.2, 37.8, 29.1], eyes: [461.5, 740.2, 461.4, 753.4], mouth: [448.3, 741.3, 448.2, 752], 0.734)
+        let lower = marked([388.8, 754.6, 43.2, 34.6], eyes: [413.9, 762.3, 414.8, 778.8], mouth: [398.7, 764.5, 399.5, 778], 0.723)
+        let across = marked([422.2, 744.5, 47.2, 34.6], eyes: [452.8, 754.8, 456.1, 761.1], mouth: [424.3, 758.5, 427.5, 764.2], 0.546)
+        #expect(merger.merged([across, upper, lower]) == [upper, lower])
+        // Its own neighbours' eyes and mouth are their own: both stay whatever scores higher.
+        #expect(merger.merged([upper, lower].map { DetectedFace(box: $0.box, score: 0.5, landmarks: $0.landmarks) }).count == 2)
+        // Kept where doubtful boxes are merged for a second look (nothing is final there).
+        #expect(merger.merged([across, upper, lower], droppingInner: false).count == 3)
+    }
+
     @Test func aFaceInsideAFaceTwiceItsSizeIsDropped() {
         let big = face(100, 100, 200, 260, 0.6), eye = face(140, 160, 40, 40, 0.9)
         #expect(merger.merged([big, eye]) == [big])
