@@ -49,7 +49,7 @@ public struct MediaError: Error, CustomStringConvertible, Equatable, Sendable {
     public static func text(_ code: Int32) -> String {
         var buffer = [CChar](repeating: 0, count: 256)
         sk_av_error_text(code, &buffer, buffer.count)
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return string(buffer)
     }
 
     /// Loads one of the libraries FFmpeg's start leaves out (`sk_av_register_devices`,
@@ -57,7 +57,12 @@ public struct MediaError: Error, CustomStringConvertible, Equatable, Sendable {
     static func load(_ library: (UnsafeMutablePointer<CChar>?, Int) -> Int32, for path: String) throws {
         var buffer = [CChar](repeating: 0, count: 256)
         guard library(&buffer, buffer.count) != 0 else { return }
-        throw MediaError(path: path, reason: .other(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)))
+        throw MediaError(path: path, reason: .other(string(buffer)))
+    }
+
+    /// A C string FFmpeg or the shim wrote into `buffer`, up to its terminating zero.
+    static func string(_ buffer: [CChar]) -> String {
+        String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
 

@@ -77,8 +77,7 @@ public final class MediaReader: @unchecked Sendable {
         var status = avformat_open_input(&context, source.path, inputFormat, &options)
         guard status >= 0, let context else {
             var detail = [CChar](repeating: 0, count: 512)
-            let logged = sk_av_take_errors(&detail, detail.count) > 0
-                ? String(decoding: detail.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : nil
+            let logged = sk_av_take_errors(&detail, detail.count) > 0 ? MediaError.string(detail) : nil
             throw MediaError(path: source.path, reason: Self.openFailure(status, path: source.isLive ? nil : source.path, logged: logged))
         }
         var owned: UnsafeMutablePointer<AVFormatContext>? = context
@@ -270,7 +269,7 @@ public final class MediaReader: @unchecked Sendable {
         }
         var buffer = [CChar](repeating: 0, count: 512)
         if sk_av_take_errors(&buffer, buffer.count) > 0 {
-            damage.detail = Self.condensed(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            damage.detail = Self.condensed(MediaError.string(buffer))
         }
     }
 
