@@ -197,8 +197,15 @@ void regionMatte(const unsigned char *rgb, int width, int height, const sk_face_
     if (!(faceSize > 0)) throw std::invalid_argument("empty face box");
     cv::Mat crop(height, width, CV_8UC3, const_cast<unsigned char *>(rgb));
 
-    // GrabCut on a reduced copy: the face about workSize pixels across.
-    double scale = std::min(1.0, double(std::max(workSize, 16.0f)) / faceSize);
+    // GrabCut on a reduced copy: the face about workSize pixels across (a head's crop some
+    // 15,000 pixels, a person's up to ~70,000), and never more than `mostPixels`.
+    const double mostPixels = 262144;
+    double scale = std::min({1.0, double(std::max(workSize, 16.0f)) / faceSize,
+                             std::sqrt(mostPixels / (double(width) * double(height)))});
+    // A box no face has (a strip 25 pixels wide and 4,761 tall, drawn by hand on a tall
+    // picture) gets its region's shape without a cut: GrabCut on such a strip ran for minutes
+    // (its graph's paths run the strip's length), where a face's takes ~40 ms.
+    const bool faceLike = std::max(face.width, face.height) <= 4 * faceSize;
     cv::Size smallSize(std::max(8, int(std::lround(width * scale))), std::max(8, int(std::lround(height * scale))));
     float sx = float(smallSize.width) / width, sy = float(smallSize.height) / height;
     cv::Mat small;
@@ -215,7 +222,7 @@ void regionMatte(const unsigned char *rgb, int width, int height, const sk_face_
 
     cv::Mat fg = prior.clone();
     int background = cv::countNonZero((mask == cv::GC_BGD) | (mask == cv::GC_PR_BGD));
-    if (cv::countNonZero(core) > 0 && background > 32) {
+    if (faceLike && cv::countNonZero(core) > 0 && background > 32) {
         cv::theRNG().state = 0x5ce7e; // GrabCut's k-means starts from the thread's generator
         cv::Mat bgModel, fgModel;
         // Two rounds: GrabCut is nearly all of a matte's cost, and its cut hardly moves after the

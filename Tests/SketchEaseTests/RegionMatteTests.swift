@@ -1,3 +1,4 @@
+import Foundation
 import Filters
 import Testing
 import TestSupport
@@ -32,6 +33,54 @@ import Vips
 
     static func mean(_ mask: VipsImage, _ x: Int, _ y: Int, _ w: Int, _ h: Int) throws -> Double {
         try mask.crop(x: x, y: y, width: w, height: h).average() / 255
+    }
+
+    /// A tall GIF the image fuzzer made (51 × 9523, its palette's few colours in long runs),
+    /// with the fuzzer's box over the middle half of it: a strip 25 pixels wide and 4,761 tall.
+    static let tallGIF = """
+        R0lGODlhMwAzAIcAAAAAALuyq+JtR+RxS9xoQ7CoocK5sgUDAgkGBg8KCcvEwdDFv9DIxNvSz9vPyb+1sc3DvLaxsOV0Tc7L
+        z7+zrOqAWXQJFMjBv+JoQ7mvqLSro91jPcW7tV0HFtpbNce+upyXltXMx9ZgOs9WMd/Y19bPz8rAu0Q/Qq6sr9rU1XVxcSYj
+        IrWtqMq+t21paqWfmaaOao6IhsS7uxoVFp0pC38PE9hlP494VNva36yoqTAWBru2tNXIwWNcX8xQKr25ueh2VOh8VVBKS+fd
+        2t1vSrOin+R5UtbQ1x4GA6OgoeHTzci+tL5LJIeAe6ygnRMHLtRbNmkMGeXDsYF3cRMDA6ublJeCX+/s9JmSjbpCGbqvpKil
+        pB8cG9DDyFVQTh4PP15ZVNjX23VlUnVbLcxaNtp+XJEpE8ZJJKGYkaMwFJBUSLA2EhQTEZSMibSooNm2n4F8fuqGYTw5MNVV
+        LiUZU8jEyJKNld5dOolvSkg0EoNzYZWJf25kYIBnPshMLEcxMNKslatfVOPg4ern7KSGgjczMh4UCV9OPIYSGsRRKEIoAigU
+        EXorF6M8H////62mmS0qKLWpm1A9GLehhVdKVzQvKg0FHJV8cbxLLsFFH62Wdc9kSrRQMXdKQreytsJXM09IP2FTXWdgVGQC
+        E3VgOzwmJTgmX9lrSeC9qjMgD6g+J4wcE5VINFAQCo5wru+QbLeopdOVWfj283duZnsnLqhrZJ6ThVlEJTweAbFCJFEiG0AR
+        DcVhQMBPSdCyl3k3NsWhiKJSN3tymdOkjaubvKxcQXBLnMBxWeuXiIEVILOIidbH0sidnDAlQL65xJFYXIh6jKiXjI8sLG9S
+        EGNPSmgkIPTWwJU4ImBYTIVUUtWFcad/a9C1qcerlbuCcbeXferLtcVcYPXt5Ytcm3deoXASH9zLwl8/CGlQLEo3c5mVolAz
+        AVA5PbdEPJVWkJyIrc23kWZXePzh15I7XnZgepRNdWJOiV8xPoxmdJBbgZuVqZ53XpBrW382ZKxxHwAAACH/C05FVFNDQVBF
+        Mi4wAwEAAAAh+QQEAAAAACwAAAAAMwAzJQAI/wBzWHripU2OLTlyoIigoQCLBxw4GFBw4cMFGRcmlOiigOIFExcUMGgQwgSH
+        B3jOHXLipAqaPU2mTLHzpJktWxFQ6IzAsEAAAwZChnzgJlokCgpKKPjwwQQEpkkdhAihZdo5XHtYsETTJiadJ5Yo9TDAsyyL
+        nxyYfrR148YkeDBu2OKw1GkLCAscOGhAYtK0abhEPShQ4AWIrl8HftFgIECEDBkeLDEhUoGJPan6wJg0yQqeMXgCMDCxoDTe
+        EA5SwNAEA9ehHRoaJsHSxNQXBE+exFiSQYMbDWjpRrqk59aN1VbajhlDqjIDBi3uMkhhZUwfRYcuJGSRBEQMaF9mhP9qFmqJ
+        lkiRNGih8PMRKXSe+xyHAcPKLUmS9pAozaPFkiUQCGJFH2MooscEW3iSQ3d2QEMHF49Q0owWWrjxWwYUUqAHKaTg8VkfViCX
+        x4hikCAVDxAswQEEV2iy3DqRTJDEDihs0Z0pdFhyQjNfoGGAG48Al2EffXAIAx5tEShJHvgdwkAIpZlgAAcM4ADKOdOs4waC
+        P0RwUBJ05DjQE00YQNhD7D1wAzp53CAFKuBI4QsMt+iQCpMGjLbAEhRQsMAELqSyjiIFyOiMJygsiOMTuFHyQmxnPfAABR+I
+        oYgkm23zhjXdfEMnEorc8t8H0bUQ0RFhVKKIIlUgeMEOCgEAf9QdkBIgC2EZBKCrpB+goUMe3XTqyxuaXDKgDoqIAQEFEd3l
+        lDMoCIELVnVowIAMXcgwggFkIf8LZXAygQm84mXIoBaB2AQBGisBK9sgFzoOggQGIIANiNkGjVBDFYrxCV7wwgYSzsIaTgGK
+        J6vYzszQxo2DIGgeZyIXApDAKcIRjk3MmABM4IQ3htANVtADGoR4hjbWkAYiHKIHINjBDl4ABkdeWgbMQMYryOrlDdzhDEQO
+        xziMYQx3hAMDp1jDJ8AhDiUEIx76A3bgBTOAcE2ggVFwDVlwDWZABiIwAgQgAQQwAASQBhZgBj4wYmSQCXewAfLwCNEgCkhA
+        BTgEAF4APzOHAGAUA0LABrYzA0KAAFFgAWlgBq0QXUSweCNGBDaACbVgDsOwCaeAhJ8QDOJgC3vAB13odboUeCvQAypwAud3
+        AD3CcAIWUA5mEAU1kAU2QAAiMAcCMFNBIALeIAhXwA169gm/0AnZMAVVMAWFCHhsIAQ9UAjINwPx8wyjQIlmQANs5gMEEASL
+        FwjVsAveQgLHIACNMAUU0AqdwAF7UHqmN0mOc04rAAm28gsdQAPWeAYeIAEOxgudQAkzQAUJxACBsAFm8AvYwAiB8ABN4IWm
+        t2JcMD9OcAm0UAPW2AiMoApkwAihYHiWYAqm0BKcgGrXkAqtcAwMwA+LwIzteE5sUHOFEBAAOw==
+        """
+
+    /// A box no face has (the strip above) gets its region's shape without a cut, and is drawn
+    /// in a moment. On the build before, GrabCut ran on that strip for more than five minutes
+    /// (and this test with it).
+    @Test func aStripNoFaceHasIsDrawnWithoutAHang() throws {
+        let folder = try TestAssets.temporaryFolder("strip")
+        let path = folder + "/tall.gif"
+        try #require(Data(base64Encoded: Self.tallGIF, options: .ignoreUnknownCharacters)).write(to: URL(fileURLWithPath: path))
+        let photo = try Photo.load(path: path)
+        #expect(photo.width == 51 && photo.height == 9523)
+        let strip = StyledFace(box: FaceBox(x: Double(photo.width) / 4, y: Double(photo.height) / 4,
+                                            width: Double(photo.width) / 2, height: Double(photo.height) / 2), style: try .named("pencil"))
+        let mask = try FaceCompositor().regionMask(photo.rgb, faces: [strip])
+        #expect(try Self.mean(mask, 20, 4000, 10, 1500) > 0.9, "the strip's middle is in its region")
+        let out = try FaceCompositor().render(photo.rgb, faces: [strip])
+        #expect(out.width == photo.width && out.height == photo.height)
     }
 
     @Test func headCoversTheHairAndLeavesTheBackdrop() throws {
