@@ -203,8 +203,8 @@ void regionMatte(const unsigned char *rgb, int width, int height, const sk_face_
     double scale = std::min({1.0, double(std::max(workSize, 16.0f)) / faceSize,
                              std::sqrt(mostPixels / (double(width) * double(height)))});
     // A box no face has (a strip 25 pixels wide and 4,761 tall, drawn by hand on a tall
-    // picture) gets its region's shape without a cut: GrabCut on such a strip ran for minutes
-    // (its graph's paths run the strip's length), where a face's takes ~40 ms.
+    // picture) gets its region's shape without a cut: on such a strip of a GIF's few colours
+    // GrabCut ran for minutes (RegionMatteTests), where a face's cut takes ~40 ms.
     const bool faceLike = std::max(face.width, face.height) <= 4 * faceSize;
     cv::Size smallSize(std::max(8, int(std::lround(width * scale))), std::max(8, int(std::lround(height * scale))));
     float sx = float(smallSize.width) / width, sy = float(smallSize.height) / height;
