@@ -70,6 +70,10 @@ inline const std::vector<double> &linearLevels() {
 /// has not turned them off. They draw the same bytes as the plain loops beside them.
 bool vectorInstructions();
 
+/// Whether the AVX-512 paths may run too: the processor has AVX-512 (foundation) and
+/// `sk_use_vector_instructions` allows them. They draw the same bytes as well.
+bool wideVectorInstructions();
+
 /// The gaussian blur libvips' `gaussblur` (minimum amplitude 0.05) gives, with the border
 /// reflected: the same reach, so layers match what the styles' libvips steps compute.
 void blurred(const cv::Mat &in, cv::Mat &out, double sigma);

@@ -140,6 +140,35 @@ __attribute__((target("avx2"))) void gatherEight(const TapRuns &line, const floa
     _mm256_storeu_ps(out, _mm256_add_ps(_mm256_add_ps(sum0, sum1), _mm256_add_ps(sum2, sum3)));
 }
 
+/// `gatherEight` at sixteen neighbouring pixels in AVX-512 registers: the same partial sums,
+/// lane for lane, so the same sums to the bit.
+__attribute__((target("avx512f"))) void gatherSixteen(const TapRuns &line, const float *base, float *out) {
+    __m512 sum0 = _mm512_setzero_ps(), sum1 = sum0, sum2 = sum0, sum3 = sum0;
+    for (const TapRuns::Run &run : line.runs) {
+        const float *w = line.weights.data() + run.first, *v = base + run.offset;
+        for (int k = 0; k < run.count; k += 4) {
+            sum0 = _mm512_add_ps(sum0, _mm512_mul_ps(_mm512_set1_ps(w[k]), _mm512_loadu_ps(v + k)));
+            sum1 = _mm512_add_ps(sum1, _mm512_mul_ps(_mm512_set1_ps(w[k + 1]), _mm512_loadu_ps(v + k + 1)));
+            sum2 = _mm512_add_ps(sum2, _mm512_mul_ps(_mm512_set1_ps(w[k + 2]), _mm512_loadu_ps(v + k + 2)));
+            sum3 = _mm512_add_ps(sum3, _mm512_mul_ps(_mm512_set1_ps(w[k + 3]), _mm512_loadu_ps(v + k + 3)));
+        }
+    }
+    _mm512_storeu_ps(out, _mm512_add_ps(_mm512_add_ps(sum0, sum1), _mm512_add_ps(sum2, sum3)));
+}
+
+/// `chooseEight` for sixteen pixels (`sums[direction][pixel]`).
+__attribute__((target("avx512f"))) void chooseSixteen(const float (*sums)[16], uint8_t *out) {
+    __m512 best = _mm512_loadu_ps(sums[0]);
+    __m512i index = _mm512_setzero_si512();
+    for (int i = 1; i < 8; i++) {
+        __m512 sum = _mm512_loadu_ps(sums[i]);
+        __mmask16 greater = _mm512_cmp_ps_mask(sum, best, _CMP_GT_OQ);
+        best = _mm512_mask_blend_ps(greater, best, sum);
+        index = _mm512_mask_blend_epi32(greater, index, _mm512_set1_epi32(i));
+    }
+    _mm_storeu_si128(reinterpret_cast<__m128i *>(out), _mm512_cvtepi32_epi8(index));
+}
+
 /// For eight pixels, the first of the eight directions whose sum (`sums[direction][pixel]`) is
 /// the greatest, as the scalar choice makes it (`sum > best`, in order), into `out`.
 __attribute__((target("avx2"))) void chooseEight(const float (*sums)[8], uint8_t *out) {
@@ -260,7 +289,8 @@ void pencilStrokes(const cv::Mat &grey, float length, float widthPx, float gain,
         }
         return best;
     };
-    // With AVX2, each drawing pixel's direction is chosen first, eight neighbours at a time:
+    // With AVX2, each drawing pixel's direction is chosen first, eight neighbours at a time
+    // (sixteen with AVX-512):
     // the upright lines' sums down the transposed copy's rows, then the others' along the
     // rows and the choice, made as below (the first direction with the greatest sum). The
     // drawing then goes as below, in the same order.
@@ -272,9 +302,20 @@ void pencilStrokes(const cv::Mat &grey, float length, float widthPx, float gain,
         // Directions 3, 4, 5; zeroed, as a block copies all eight pixels' sums, drawing or not.
         std::unique_ptr<float[]> uprightSums(new float[3 * plane]());
         auto uprightSum = [&](int i, int x, int y) -> float & { return uprightSums[(i - 3) * plane + size_t(y) * width + x]; };
-        float eight[8];
+        float eight[8], sixteen[16];
+        // Sixteen at a time with AVX-512, the same sums.
+        const bool wide = wideVectorInstructions();
         for (int x = 0; x < width; x++) {
             int y = 0;
+            for (; wide && y + 16 <= height; y += 16) {
+                bool any = false;
+                for (int k = 0; k < 16 && !any; k++) any = g.at<float>(y + k, x) > 0;
+                if (!any) continue;
+                for (int i = 3; i <= 5; i++) {
+                    gatherSixteen(gatherRuns[i], sourceT.ptr<float>(x + reach) + y + reach, sixteen);
+                    for (int k = 0; k < 16; k++) uprightSum(i, x, y + k) = sixteen[k];
+                }
+            }
             for (; y + 8 <= height; y += 8) {
                 bool any = false;
                 for (int k = 0; k < 8 && !any; k++) any = g.at<float>(y + k, x) > 0;
@@ -292,6 +333,15 @@ void pencilStrokes(const cv::Mat &grey, float length, float widthPx, float gain,
             const float *row = g.ptr<float>(y);
             uint8_t *best = chosen.get() + size_t(y) * width;
             int x = 0;
+            for (; wide && x + 16 <= width; x += 16) {
+                if (std::none_of(row + x, row + x + 16, [](float v) { return v > 0; })) continue;
+                float sums[directions][16];
+                for (int i = 0; i < directions; i++) {
+                    if (upright(i)) std::copy(&uprightSum(i, x, y), &uprightSum(i, x, y) + 16, sums[i]);
+                    else gatherSixteen(gatherRuns[i], source.ptr<float>(y + reach) + x + reach, sums[i]);
+                }
+                chooseSixteen(sums, best + x);
+            }
             for (; x + 8 <= width; x += 8) {
                 if (std::none_of(row + x, row + x + 8, [](float v) { return v > 0; })) continue;
                 float sums[directions][8];

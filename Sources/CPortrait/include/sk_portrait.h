@@ -270,10 +270,11 @@ int sk_tone_match(const unsigned char *drawing, const unsigned char *photo, int 
 int sk_resample(const unsigned char *in, int width, int height, int bands, int out_width, int out_height,
                 unsigned char *out, char *error, int error_size);
 
-/* Whether the flow lines may use the processor's vector instructions (AVX2) where it has
- * them (the default: on). Both ways draw the same bytes; for tests and timing. Returns 1 when
- * they are now used (asked for, and the processor has them). */
-int sk_use_vector_instructions(int enabled);
+/* The widest vector instructions the drawings may use where the processor has them: 0 none,
+ * 1 AVX2, 2 AVX-512 as well (the default). Every way draws the same bytes; for tests and
+ * timing. Returns the level now used (at most the one asked for, as far as the processor
+ * goes). */
+int sk_use_vector_instructions(int level);
 
 #ifdef __cplusplus
 }
