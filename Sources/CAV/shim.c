@@ -108,40 +108,51 @@ sk_yuv_matrix sk_yuv_matrix_make(int colorspace, int range, int height) {
     return m;
 }
 
-static inline uint8_t clip8(int64_t v) { return v < 0 ? 0 : v > 255 ? 255 : (uint8_t) v; }
+
+/* The conversions below work in 32-bit integers: with 16.16 coefficients of at most 2.15 (the
+ * largest, Cb to B for limited-range BT.2020, is 2.14) every sum stays within 2^26, for a
+ * pixel and for a 2x2 block's four, so they give what 64-bit arithmetic gives, and the
+ * compiler can do several pixels at once. */
+static inline uint8_t clip8i(int32_t v) { return v < 0 ? 0 : v > 255 ? 255 : (uint8_t) v; }
 
 void sk_frame_read_rgb(const AVFrame *frame, int x, int y, int width, int height, uint8_t *rgb,
                        const sk_yuv_matrix *m) {
-    const int64_t y0 = m->full_range ? 0 : 16;
-    const int64_t half = 1 << 15;
+    const int32_t y0 = m->full_range ? 0 : 16, half = 1 << 15;
+    const int32_t ys = (int32_t) m->y_scale, vr = (int32_t) m->v_to_r, ug = (int32_t) m->u_to_g,
+                  vg = (int32_t) m->v_to_g, ub = (int32_t) m->u_to_b;
     for (int row = 0; row < height; row++) {
         const uint8_t *yp = frame->data[0] + (ptrdiff_t) (y + row) * frame->linesize[0] + x;
         const uint8_t *up = frame->data[1] + (ptrdiff_t) ((y + row) >> 1) * frame->linesize[1] + (x >> 1);
         const uint8_t *vp = frame->data[2] + (ptrdiff_t) ((y + row) >> 1) * frame->linesize[2] + (x >> 1);
         uint8_t *out = rgb + (size_t) row * width * 3;
-        for (int col = 0; col < width; col++) {
-            int64_t l = ((int64_t) yp[col] - y0) * m->y_scale;
-            int64_t u = (int64_t) up[col >> 1] - 128, v = (int64_t) vp[col >> 1] - 128;
-            out[0] = clip8((l + v * m->v_to_r + half) >> 16);
-            out[1] = clip8((l - u * m->u_to_g - v * m->v_to_g + half) >> 16);
-            out[2] = clip8((l + u * m->u_to_b + half) >> 16);
-            out += 3;
+        /* Two pixels (x is even, width too) to each chroma sample. */
+        for (int pair = 0; pair < width / 2; pair++) {
+            const int32_t u = (int32_t) up[pair] - 128, v = (int32_t) vp[pair] - 128;
+            const int32_t r = v * vr + half, g = half - u * ug - v * vg, b = u * ub + half;
+            for (int k = 0; k < 2; k++) {
+                const int32_t l = ((int32_t) yp[2 * pair + k] - y0) * ys;
+                out[6 * pair + 3 * k] = clip8i((l + r) >> 16);
+                out[6 * pair + 3 * k + 1] = clip8i((l + g) >> 16);
+                out[6 * pair + 3 * k + 2] = clip8i((l + b) >> 16);
+            }
         }
     }
 }
 
 static inline int same(const uint8_t *a, const uint8_t *b) { return a[0] == b[0] && a[1] == b[1] && a[2] == b[2]; }
 
-static inline uint8_t mix(uint8_t old, int64_t new, int alpha) {
-    return (uint8_t) (((int) old * (256 - alpha) + (int) clip8(new) * alpha + 128) >> 8);
+static inline uint8_t mix(uint8_t old, int32_t new, int alpha) {
+    return (uint8_t) (((int) old * (256 - alpha) + (int) clip8i(new) * alpha + 128) >> 8);
 }
 
 void sk_frame_write_rgb(AVFrame *frame, int x, int y, int width, int height, const uint8_t *before,
                         const uint8_t *after, int alpha, const sk_yuv_matrix *m) {
     if (alpha <= 0) return;
     if (alpha > 256) alpha = 256;
-    const int64_t y0 = m->full_range ? 0 : 16;
-    const int64_t half = 1 << 15;
+    const int32_t y0 = m->full_range ? 0 : 16, half = 1 << 15;
+    const int32_t ry = (int32_t) m->r_to_y, gy = (int32_t) m->g_to_y, by = (int32_t) m->b_to_y;
+    const int32_t ru = (int32_t) m->r_to_u, gu = (int32_t) m->g_to_u, bu = (int32_t) m->b_to_u;
+    const int32_t rv = (int32_t) m->r_to_v, gv = (int32_t) m->g_to_v, bv = (int32_t) m->b_to_v;
     for (int row = 0; row < height; row += 2) {
         uint8_t *y_rows[2] = {
             frame->data[0] + (ptrdiff_t) (y + row) * frame->linesize[0] + x,
@@ -149,25 +160,29 @@ void sk_frame_write_rgb(AVFrame *frame, int x, int y, int width, int height, con
         };
         uint8_t *up = frame->data[1] + (ptrdiff_t) ((y + row) >> 1) * frame->linesize[1] + (x >> 1);
         uint8_t *vp = frame->data[2] + (ptrdiff_t) ((y + row) >> 1) * frame->linesize[2] + (x >> 1);
+        const uint8_t *rows_after[2] = {after + (size_t) row * width * 3, after + (size_t) (row + 1) * width * 3};
+        const uint8_t *rows_before[2] = {before + (size_t) row * width * 3, before + (size_t) (row + 1) * width * 3};
         for (int col = 0; col < width; col += 2) {
             int changed = 0;
-            int64_t r = 0, g = 0, b = 0;
+            int32_t r = 0, g = 0, b = 0;
             for (int dy = 0; dy < 2; dy++) {
                 for (int dx = 0; dx < 2; dx++) {
-                    size_t at = ((size_t) (row + dy) * width + col + dx) * 3;
-                    const uint8_t *p = after + at;
+                    const uint8_t *p = rows_after[dy] + 3 * (col + dx), *o = rows_before[dy] + 3 * (col + dx);
                     r += p[0]; g += p[1]; b += p[2];
-                    if (same(before + at, p)) continue;
-                    changed = 1;
-                    int64_t luma = ((p[0] * m->r_to_y + p[1] * m->g_to_y + p[2] * m->b_to_y + half) >> 16) + y0;
+                    /* Without a branch: the mix is computed either way and kept where the
+                     * pixel changed. */
+                    const int moved = !same(o, p);
+                    const int32_t luma = ((p[0] * ry + p[1] * gy + p[2] * by + half) >> 16) + y0;
                     uint8_t *target = y_rows[dy] + col + dx;
-                    *target = mix(*target, luma, alpha);
+                    const uint8_t mixed = mix(*target, luma, alpha);
+                    *target = moved ? mixed : *target;
+                    changed |= moved;
                 }
             }
             if (!changed) continue;
             /* The block's mean colour, in 16.16 after the /4. */
-            int64_t u = ((r * m->r_to_u + g * m->g_to_u + b * m->b_to_u) / 4 + half) >> 16;
-            int64_t v = ((r * m->r_to_v + g * m->g_to_v + b * m->b_to_v) / 4 + half) >> 16;
+            int32_t u = ((r * ru + g * gu + b * bu) / 4 + half) >> 16;
+            int32_t v = ((r * rv + g * gv + b * bv) / 4 + half) >> 16;
             up[col >> 1] = mix(up[col >> 1], u + 128, alpha);
             vp[col >> 1] = mix(vp[col >> 1], v + 128, alpha);
         }
