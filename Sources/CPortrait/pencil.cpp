@@ -186,13 +186,36 @@ __attribute__((target("avx2"))) void chooseEight(const float (*sums)[8], uint8_t
 }
 #endif
 
-/// The value below which `fraction` of a float image's pixels lie.
+/// The value below which `fraction` of a float image's pixels lie: the i-th smallest, i =
+/// fraction (n - 1). Found as a radix select does: the values counted by the top 12 bits of
+/// their order-keeping keys (sign, exponent, 3 bits of mantissa), then only those of the bin
+/// holding the i-th put in order (`nth_element` over all of them took ~1 % of a clip's CPU).
 float percentile(const cv::Mat &m, float fraction) {
-    std::vector<float> values(m.total());
-    for (int y = 0; y < m.rows; y++) std::memcpy(values.data() + size_t(y) * m.cols, m.ptr<float>(y), m.cols * sizeof(float));
-    size_t i = std::min(values.size() - 1, size_t(fraction * (values.size() - 1)));
-    std::nth_element(values.begin(), values.begin() + i, values.end());
-    return values[i];
+    const size_t n = m.total();
+    const size_t i = std::min(n - 1, size_t(fraction * (n - 1)));
+    // Keys that order as the floats do: negative values flipped whole, the others' sign set.
+    auto key = [](float v) {
+        uint32_t bits;
+        std::memcpy(&bits, &v, sizeof bits);
+        return bits & 0x80000000u ? ~bits : bits | 0x80000000u;
+    };
+    std::vector<uint32_t> counts(4096, 0);
+    for (int y = 0; y < m.rows; y++) {
+        const float *row = m.ptr<float>(y);
+        for (int x = 0; x < m.cols; x++) counts[key(row[x]) >> 20]++;
+    }
+    uint32_t bin = 0;
+    size_t below = 0;
+    while (below + counts[bin] <= i) below += counts[bin++];
+    std::vector<float> inBin;
+    inBin.reserve(counts[bin]);
+    for (int y = 0; y < m.rows; y++) {
+        const float *row = m.ptr<float>(y);
+        for (int x = 0; x < m.cols; x++)
+            if (key(row[x]) >> 20 == bin) inBin.push_back(row[x]);
+    }
+    std::nth_element(inBin.begin(), inBin.begin() + (i - below), inBin.end());
+    return inBin[i - below];
 }
 
 /// Adds the margin `reach` wide around `padded`'s middle back into it, mirrored at its edges
@@ -373,7 +396,7 @@ void pencilStrokes(const cv::Mat &grey, float length, float widthPx, float gain,
     // gets dark lines; a floor keeps a flat crop from turning its noise into strokes.
     // With the faces given, their own strongest strokes, so a face's lines are as dark whatever
     // its crop holds (1.175 x: over the example photos' faces, the crop's level at the median).
-    float top = std::max(skin.area() >= 16 ? 1.175f * percentile(strokes(skin).clone(), 0.995f) : percentile(strokes, 0.995f), 0.012f);
+    float top = std::max(skin.area() >= 16 ? 1.175f * percentile(strokes(skin), 0.995f) : percentile(strokes, 0.995f), 0.012f);
     cv::Mat out(height, width, CV_8U, outBytes);
     cv::Mat paper = 1.0f - cv::min(strokes * (gain / top), 1.0f);
     paper.convertTo(out, CV_8U, 255.0);

@@ -419,6 +419,43 @@ __attribute__((target("avx512f"), always_inline)) inline __m512 clampedWide(__m5
     return _mm512_mask_blend_ps(_mm512_cmp_ps_mask(top, v, _CMP_LT_OQ), v, top);
 }
 
+/// `dogEight` at sixteen pixels in AVX-512 registers: the same operations, lane for lane.
+__attribute__((target("avx512f"))) void dogSixteen(const cv::Mat &grey, const cv::Mat &tx, const cv::Mat &ty, int x, int y,
+                                                    const float *across, int reach, float *out) {
+    const __m512 one = _mm512_set1_ps(1.0f), signBit = _mm512_set1_ps(-0.0f);
+    const __m512 maxX = _mm512_set1_ps(float(grey.cols - 1)), maxY = _mm512_set1_ps(float(grey.rows - 1));
+    const __m512i plusOne = _mm512_set1_epi32(1);
+    const __m512i lastColumn = _mm512_set1_epi32(grey.cols - 1), lastRow = _mm512_set1_epi32(grey.rows - 1);
+    const __m512i stride = _mm512_set1_epi32(int(grey.step[0] / sizeof(float)));
+    const float *data = reinterpret_cast<const float *>(grey.data);
+    const float *txRow = tx.ptr<float>(y), *tyRow = ty.ptr<float>(y);
+    __m512 gx = _mm512_loadu_ps(tyRow + x), gy = _mm512_castsi512_ps(_mm512_xor_si512(_mm512_castps_si512(_mm512_loadu_ps(txRow + x)), _mm512_castps_si512(signBit)));
+    __m512 px = _mm512_cvtepi32_ps(_mm512_add_epi32(_mm512_set1_epi32(x), _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)));
+    __m512 py = _mm512_set1_ps(float(y));
+    __m512 sum = _mm512_setzero_ps();
+    for (int i = -reach; i <= reach; i++) {
+        __m512 step = _mm512_set1_ps(float(i));
+        __m512 bx = clampedWide(_mm512_add_ps(px, _mm512_mul_ps(step, gx)), maxX);
+        __m512 by = clampedWide(_mm512_add_ps(py, _mm512_mul_ps(step, gy)), maxY);
+        // `bilinearEightInside`, lane for lane.
+        __m512i x0 = _mm512_cvttps_epi32(bx), y0 = _mm512_cvttps_epi32(by);
+        __m512i x1 = _mm512_min_epi32(_mm512_add_epi32(x0, plusOne), lastColumn);
+        __m512i y1 = _mm512_min_epi32(_mm512_add_epi32(y0, plusOne), lastRow);
+        __m512 fx = _mm512_sub_ps(bx, _mm512_cvtepi32_ps(x0)), fy = _mm512_sub_ps(by, _mm512_cvtepi32_ps(y0));
+        __m512i row0 = _mm512_mullo_epi32(y0, stride), row1 = _mm512_mullo_epi32(y1, stride);
+        __m512 a = _mm512_i32gather_ps(_mm512_add_epi32(row0, x0), data, 4);
+        __m512 b = _mm512_i32gather_ps(_mm512_add_epi32(row0, x1), data, 4);
+        __m512 c = _mm512_i32gather_ps(_mm512_add_epi32(row1, x0), data, 4);
+        __m512 d = _mm512_i32gather_ps(_mm512_add_epi32(row1, x1), data, 4);
+        __m512 restX = _mm512_sub_ps(one, fx);
+        __m512 top = _mm512_add_ps(_mm512_mul_ps(a, restX), _mm512_mul_ps(b, fx));
+        __m512 bottom = _mm512_add_ps(_mm512_mul_ps(c, restX), _mm512_mul_ps(d, fx));
+        __m512 value = _mm512_add_ps(_mm512_mul_ps(top, _mm512_sub_ps(one, fy)), _mm512_mul_ps(bottom, fy));
+        sum = _mm512_add_ps(sum, _mm512_mul_ps(_mm512_set1_ps(across[i + reach]), value));
+    }
+    _mm512_storeu_ps(out, sum);
+}
+
 /// `walkEight` for sixteen streamlines in AVX-512 registers: the same operations in the same
 /// order, lane for lane, so the same sums to the bit. Sixteen chains of dependent steps side
 /// by side keep the processor busy where eight left it waiting on their gathers.
@@ -553,6 +590,7 @@ void flowLines(const unsigned char *greyBytes, int width, int height, float flow
     cv::Mat dog = cv::Mat::zeros(grey.size(), CV_32F); // 0 (paper) until taken
 #if defined(__x86_64__)
     const bool vectorDoG = vectorInstructions() && tx.step[0] == ty.step[0] && double(height) * double(grey.step[0]) < double(1u << 31);
+    const bool wideDoG = vectorDoG && wideVectorInstructions();
 #endif
     auto takeDoG = [&](const cv::Mat &where) {
         cv::parallel_for_(cv::Range(0, height), [&](const cv::Range &rows) {
@@ -561,7 +599,16 @@ void flowLines(const unsigned char *greyBytes, int width, int height, float flow
                 float *row = dog.ptr<float>(y);
                 int x = 0;
 #if defined(__x86_64__)
-                // Eight at once where any of them is wanted.
+                // Sixteen (with AVX-512) or eight at once where any of them is wanted.
+                for (; wideDoG && x + 16 <= width; x += 16) {
+                    uint64_t wanted[2];
+                    std::memcpy(wanted, take + x, 16);
+                    if (!(wanted[0] | wanted[1])) continue;
+                    float sixteen[16];
+                    dogSixteen(grey, tx, ty, x, y, across.data(), reach, sixteen);
+                    for (int k = 0; k < 16; k++)
+                        if (take[x + k]) row[x + k] = sixteen[k];
+                }
                 for (; vectorDoG && x + 8 <= width; x += 8) {
                     uint64_t wanted;
                     std::memcpy(&wanted, take + x, 8);
