@@ -313,16 +313,15 @@ void pencilStrokes(const cv::Mat &grey, float length, float widthPx, float gain,
         return best;
     };
     // With AVX2, each drawing pixel's direction is chosen first, eight neighbours at a time
-    // (sixteen with AVX-512):
-    // the upright lines' sums down the transposed copy's rows, then the others' along the
-    // rows and the choice, made as below (the first direction with the greatest sum). The
-    // drawing then goes as below, in the same order.
+    // (sixteen with AVX-512): the upright lines' sums down the transposed copy's rows, then the
+    // others' along the rows and the choice, made as below (the first direction with the
+    // greatest sum). The drawing then goes as below, in the same order.
     std::unique_ptr<uint8_t[]> chosen;
 #if defined(__x86_64__)
     if (vectorInstructions()) {
         const size_t plane = size_t(width) * height;
         chosen.reset(new uint8_t[plane]);
-        // Directions 3, 4, 5; zeroed, as a block copies all eight pixels' sums, drawing or not.
+        // Directions 3, 4, 5; zeroed, as a block copies all its pixels' sums, drawing or not.
         std::unique_ptr<float[]> uprightSums(new float[3 * plane]());
         auto uprightSum = [&](int i, int x, int y) -> float & { return uprightSums[(i - 3) * plane + size_t(y) * width + x]; };
         float eight[8], sixteen[16];

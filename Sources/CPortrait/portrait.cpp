@@ -419,17 +419,34 @@ __attribute__((target("avx512f"), always_inline)) inline __m512 clampedWide(__m5
     return _mm512_mask_blend_ps(_mm512_cmp_ps_mask(top, v, _CMP_LT_OQ), v, top);
 }
 
+/// `bilinearEightInside` at sixteen points in AVX-512 registers, operation for operation.
+__attribute__((target("avx512f"), always_inline)) inline __m512 bilinearSixteenInside(const cv::Mat &m, __m512 x, __m512 y) {
+    const __m512 one = _mm512_set1_ps(1.0f);
+    const __m512i plusOne = _mm512_set1_epi32(1), stride = _mm512_set1_epi32(int(m.step[0] / sizeof(float)));
+    __m512i x0 = _mm512_cvttps_epi32(x), y0 = _mm512_cvttps_epi32(y);
+    __m512i x1 = _mm512_min_epi32(_mm512_add_epi32(x0, plusOne), _mm512_set1_epi32(m.cols - 1));
+    __m512i y1 = _mm512_min_epi32(_mm512_add_epi32(y0, plusOne), _mm512_set1_epi32(m.rows - 1));
+    __m512 fx = _mm512_sub_ps(x, _mm512_cvtepi32_ps(x0)), fy = _mm512_sub_ps(y, _mm512_cvtepi32_ps(y0));
+    const float *data = reinterpret_cast<const float *>(m.data);
+    __m512i row0 = _mm512_mullo_epi32(y0, stride), row1 = _mm512_mullo_epi32(y1, stride);
+    __m512 a = _mm512_i32gather_ps(_mm512_add_epi32(row0, x0), data, 4);
+    __m512 b = _mm512_i32gather_ps(_mm512_add_epi32(row0, x1), data, 4);
+    __m512 c = _mm512_i32gather_ps(_mm512_add_epi32(row1, x0), data, 4);
+    __m512 d = _mm512_i32gather_ps(_mm512_add_epi32(row1, x1), data, 4);
+    __m512 restX = _mm512_sub_ps(one, fx);
+    __m512 top = _mm512_add_ps(_mm512_mul_ps(a, restX), _mm512_mul_ps(b, fx));
+    __m512 bottom = _mm512_add_ps(_mm512_mul_ps(c, restX), _mm512_mul_ps(d, fx));
+    return _mm512_add_ps(_mm512_mul_ps(top, _mm512_sub_ps(one, fy)), _mm512_mul_ps(bottom, fy));
+}
+
 /// `dogEight` at sixteen pixels in AVX-512 registers: the same operations, lane for lane.
 __attribute__((target("avx512f"))) void dogSixteen(const cv::Mat &grey, const cv::Mat &tx, const cv::Mat &ty, int x, int y,
                                                     const float *across, int reach, float *out) {
-    const __m512 one = _mm512_set1_ps(1.0f), signBit = _mm512_set1_ps(-0.0f);
+    const __m512i signBit = _mm512_castps_si512(_mm512_set1_ps(-0.0f));
     const __m512 maxX = _mm512_set1_ps(float(grey.cols - 1)), maxY = _mm512_set1_ps(float(grey.rows - 1));
-    const __m512i plusOne = _mm512_set1_epi32(1);
-    const __m512i lastColumn = _mm512_set1_epi32(grey.cols - 1), lastRow = _mm512_set1_epi32(grey.rows - 1);
-    const __m512i stride = _mm512_set1_epi32(int(grey.step[0] / sizeof(float)));
-    const float *data = reinterpret_cast<const float *>(grey.data);
     const float *txRow = tx.ptr<float>(y), *tyRow = ty.ptr<float>(y);
-    __m512 gx = _mm512_loadu_ps(tyRow + x), gy = _mm512_castsi512_ps(_mm512_xor_si512(_mm512_castps_si512(_mm512_loadu_ps(txRow + x)), _mm512_castps_si512(signBit)));
+    __m512 gx = _mm512_loadu_ps(tyRow + x);
+    __m512 gy = _mm512_castsi512_ps(_mm512_xor_si512(_mm512_castps_si512(_mm512_loadu_ps(txRow + x)), signBit));
     __m512 px = _mm512_cvtepi32_ps(_mm512_add_epi32(_mm512_set1_epi32(x), _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)));
     __m512 py = _mm512_set1_ps(float(y));
     __m512 sum = _mm512_setzero_ps();
@@ -437,21 +454,7 @@ __attribute__((target("avx512f"))) void dogSixteen(const cv::Mat &grey, const cv
         __m512 step = _mm512_set1_ps(float(i));
         __m512 bx = clampedWide(_mm512_add_ps(px, _mm512_mul_ps(step, gx)), maxX);
         __m512 by = clampedWide(_mm512_add_ps(py, _mm512_mul_ps(step, gy)), maxY);
-        // `bilinearEightInside`, lane for lane.
-        __m512i x0 = _mm512_cvttps_epi32(bx), y0 = _mm512_cvttps_epi32(by);
-        __m512i x1 = _mm512_min_epi32(_mm512_add_epi32(x0, plusOne), lastColumn);
-        __m512i y1 = _mm512_min_epi32(_mm512_add_epi32(y0, plusOne), lastRow);
-        __m512 fx = _mm512_sub_ps(bx, _mm512_cvtepi32_ps(x0)), fy = _mm512_sub_ps(by, _mm512_cvtepi32_ps(y0));
-        __m512i row0 = _mm512_mullo_epi32(y0, stride), row1 = _mm512_mullo_epi32(y1, stride);
-        __m512 a = _mm512_i32gather_ps(_mm512_add_epi32(row0, x0), data, 4);
-        __m512 b = _mm512_i32gather_ps(_mm512_add_epi32(row0, x1), data, 4);
-        __m512 c = _mm512_i32gather_ps(_mm512_add_epi32(row1, x0), data, 4);
-        __m512 d = _mm512_i32gather_ps(_mm512_add_epi32(row1, x1), data, 4);
-        __m512 restX = _mm512_sub_ps(one, fx);
-        __m512 top = _mm512_add_ps(_mm512_mul_ps(a, restX), _mm512_mul_ps(b, fx));
-        __m512 bottom = _mm512_add_ps(_mm512_mul_ps(c, restX), _mm512_mul_ps(d, fx));
-        __m512 value = _mm512_add_ps(_mm512_mul_ps(top, _mm512_sub_ps(one, fy)), _mm512_mul_ps(bottom, fy));
-        sum = _mm512_add_ps(sum, _mm512_mul_ps(_mm512_set1_ps(across[i + reach]), value));
+        sum = _mm512_add_ps(sum, _mm512_mul_ps(_mm512_set1_ps(across[i + reach]), bilinearSixteenInside(grey, bx, by)));
     }
     _mm512_storeu_ps(out, sum);
 }
@@ -465,8 +468,6 @@ __attribute__((target("avx512f"))) void walkSixteen(const cv::Mat &dog, const cv
     const __m512 zero = _mm512_setzero_ps(), one = _mm512_set1_ps(1.0f), half = _mm512_set1_ps(0.5f);
     const __m512 minusOne = _mm512_set1_ps(-1.0f);
     const __m512 maxX = _mm512_set1_ps(float(dog.cols - 1)), maxY = _mm512_set1_ps(float(dog.rows - 1));
-    const __m512i plusOne = _mm512_set1_epi32(1);
-    const __m512i lastColumn = _mm512_set1_epi32(dog.cols - 1), lastRow = _mm512_set1_epi32(dog.rows - 1);
     const __m512i dogStride = _mm512_set1_epi32(int(dog.step[0] / sizeof(float)));
     const __m512i flowStride = _mm512_set1_epi32(int(tx.step[0] / sizeof(float)));
     const float *dogData = reinterpret_cast<const float *>(dog.data);
@@ -490,24 +491,11 @@ __attribute__((target("avx512f"))) void walkSixteen(const cv::Mat &dog, const cv
                                _mm512_cmp_ps_mask(px, maxX, _CMP_LE_OQ) & _mm512_cmp_ps_mask(py, maxY, _CMP_LE_OQ);
             alive = _mm512_mask_blend_ps(inside, zero, alive);
             __m512 counted = _mm512_mul_ps(alive, w);
+            // The DoG between its four nearest pixels (`bilinear`), and the tangent at the
+            // nearest, turned to keep going the same way; both where the point is clamped to.
             __m512 bx = clampedWide(px, maxX), by = clampedWide(py, maxY);
-            // The DoG between its four nearest pixels, as `bilinearEightInside` computes it.
-            __m512i x0 = _mm512_cvttps_epi32(bx), y0 = _mm512_cvttps_epi32(by);
-            __m512i x1 = _mm512_min_epi32(_mm512_add_epi32(x0, plusOne), lastColumn);
-            __m512i y1 = _mm512_min_epi32(_mm512_add_epi32(y0, plusOne), lastRow);
-            __m512 fx = _mm512_sub_ps(bx, _mm512_cvtepi32_ps(x0)), fy = _mm512_sub_ps(by, _mm512_cvtepi32_ps(y0));
-            __m512i row0 = _mm512_mullo_epi32(y0, dogStride), row1 = _mm512_mullo_epi32(y1, dogStride);
-            __m512 a = _mm512_i32gather_ps(_mm512_add_epi32(row0, x0), dogData, 4);
-            __m512 b = _mm512_i32gather_ps(_mm512_add_epi32(row0, x1), dogData, 4);
-            __m512 c = _mm512_i32gather_ps(_mm512_add_epi32(row1, x0), dogData, 4);
-            __m512 d = _mm512_i32gather_ps(_mm512_add_epi32(row1, x1), dogData, 4);
-            __m512 restX = _mm512_sub_ps(one, fx);
-            __m512 top = _mm512_add_ps(_mm512_mul_ps(a, restX), _mm512_mul_ps(b, fx));
-            __m512 bottom = _mm512_add_ps(_mm512_mul_ps(c, restX), _mm512_mul_ps(d, fx));
-            __m512 value = _mm512_add_ps(_mm512_mul_ps(top, _mm512_sub_ps(one, fy)), _mm512_mul_ps(bottom, fy));
-            sum = _mm512_add_ps(sum, _mm512_mul_ps(counted, value));
+            sum = _mm512_add_ps(sum, _mm512_mul_ps(counted, bilinearSixteenInside(dog, bx, by)));
             weights = _mm512_add_ps(weights, counted);
-            // The tangent at the nearest pixel, turned to keep going the same way.
             __m512i ix = _mm512_cvttps_epi32(_mm512_add_ps(bx, half)), iy = _mm512_cvttps_epi32(_mm512_add_ps(by, half));
             __m512i cell = _mm512_add_epi32(_mm512_mullo_epi32(iy, flowStride), ix);
             __m512 nx = _mm512_i32gather_ps(cell, txData, 4), ny = _mm512_i32gather_ps(cell, tyData, 4);
