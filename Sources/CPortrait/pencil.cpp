@@ -566,8 +566,20 @@ void pencil(const unsigned char *rgb, int width, int height, const sk_pencil_pla
     cv::Rect skin(int(plan.skin_x * plan.line_scale), int(plan.skin_y * plan.line_scale),
                   int(plan.skin_width * plan.line_scale), int(plan.skin_height * plan.line_scale));
     pencilStrokes(lineGrey, plan.stroke_length, plan.stroke_width, plan.stroke_gain, strokes.data, skin);
-    flowLines(lineSource.data, lineSource.cols, lineSource.rows, plan.flow_sigma, plan.contour_sigma, plan.flow_length,
-              0.985f, 60, contours.data);
+    // The fine contours on a coarser copy still where the style asks for one (`contour_scale`).
+    if (plan.contour_scale > 0 && plan.contour_scale < 1) {
+        cv::Mat coarse;
+        cv::resize(lineSource, coarse, cv::Size(std::max(1, int(std::lround(lineSource.cols * plan.contour_scale))),
+                                                std::max(1, int(std::lround(lineSource.rows * plan.contour_scale)))),
+                   0, 0, cv::INTER_AREA);
+        cv::Mat coarseContours(coarse.size(), CV_8U);
+        flowLines(coarse.data, coarse.cols, coarse.rows, plan.flow_sigma, plan.contour_sigma, plan.flow_length, 0.985f, 60,
+                  coarseContours.data);
+        cv::resize(coarseContours, contours, lineSource.size(), 0, 0, cv::INTER_LINEAR);
+    } else {
+        flowLines(lineSource.data, lineSource.cols, lineSource.rows, plan.flow_sigma, plan.contour_sigma, plan.flow_length,
+                  0.985f, 60, contours.data);
+    }
     cv::Mat lines(lineSource.size(), CV_32F);
     for (int y = 0; y < lines.rows; y++) {
         const unsigned char *s = strokes.ptr<unsigned char>(y), *c = contours.ptr<unsigned char>(y);

@@ -76,7 +76,9 @@ typedef struct {
     float stroke_gain;
     float skin_x, skin_y, skin_width, skin_height; /* the faces (crop pixels): their own gradients
                                   set how strong an edge must be to draw; 0 x 0 = the whole crop's */
-    float flow_sigma;      /* fine contours (flow lines), in the reduced copy's pixels */
+    float contour_scale;   /* fine contours (flow lines) drawn on the lines' copy reduced again by
+                              this (<= 1), then enlarged to it */
+    float flow_sigma;      /* fine contours, in the pixels of their copy */
     float contour_sigma;
     float flow_length;
     float edges;           /* share of the contour layer (0...1) */
