@@ -13,10 +13,11 @@ public struct ClipOptions: Sendable {
     public var pixelLimit: Int
     /// Stop after this many seconds of input (a live recording); nil = to the end.
     public var duration: Double?
-    /// Frames each queue between stages holds. Six, not two: with two, the style workers went
-    /// without frames while the tracker ran the face network (every tenth frame) and a core
-    /// stood idle 7 % of the time; six keep both busy (20 s of the bench clip in pencil,
-    /// 22.6-22.9 s -> 21.3 s) for ~17 MB more at 1080p (decoded frames, 3 MB each).
+    /// Frames each queue between stages holds, at most (fewer where frames are large:
+    /// `ClipRenderer.queueBytes`). Six, not two: with two, the style workers went without
+    /// frames while the tracker ran the face network (every tenth frame) and a core stood idle
+    /// 7 % of the time; six keep both busy (20 s of the bench clip in pencil, 22.6-22.9 s ->
+    /// 21.3 s) for ~17 MB more at 1080p (decoded frames, 3 MB each).
     public var queueDepth: Int
     /// Threads drawing styles (nil = one per core).
     public var styleWorkers: Int?

@@ -171,6 +171,16 @@ public struct ClipRenderer: Sendable {
     /// Memory the tracker's look-ahead may hold in frames: 160 MB is 51 frames of 1080p, 12 of 4K.
     static let heldFrameBytes = 160 << 20
 
+    /// Memory each queue between stages may hold in decoded frames: `ClipOptions.queueDepth`
+    /// (six) frames of 1080p, 3 MB each; two (the depth before) where frames are larger, 12 MB
+    /// each at 4K.
+    static let queueBytes = 20 << 20
+
+    /// The frames each queue between stages holds for frames of `width` × `height`.
+    static func queueDepth(_ asked: Int, width: Int, height: Int) -> Int {
+        max(1, min(asked, max(2, queueBytes / max(1, width * height * 3 / 2))))
+    }
+
     /// Follows boxes through `source` by their motion alone (no detection): each box from its
     /// frame, back up to five seconds and on while it still looks as it did. `seen` is shown
     /// each request's own frame.
@@ -214,7 +224,7 @@ public struct ClipRenderer: Sendable {
         let start = DispatchTime.now().uptimeNanoseconds
         try? VipsRuntime.setOperationCacheSize(0)
         let run = StageRun()
-        let depth = max(1, options.queueDepth)
+        let depth = Self.queueDepth(options.queueDepth, width: reader.video.width, height: reader.video.height)
         let decoded: BoundedQueue<MediaItem> = run.queue(capacity: depth)
         let tracked: BoundedQueue<(Int, TrackedItem)> = run.queue(capacity: depth)
         let styled: BoundedQueue<(Int, MediaItem, VideoFrame?)> = run.queue(capacity: depth)

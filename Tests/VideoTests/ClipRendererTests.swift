@@ -3,7 +3,7 @@ import Foundation
 import SketchEase
 import Testing
 import TestSupport
-import Video
+@testable import Video
 
 /// Whole clips through the pipeline: what comes out next to what went in.
 @Suite struct ClipRendererTests {
@@ -88,5 +88,15 @@ import Video
         // pattern on each frame would change most pixels of the face by 5-20 levels).
         let changes = (10..<29).map { Self.difference(frames[$0], frames[$0 + 1], in: face) }
         #expect(changes.allSatisfy { $0 < 0.02 }, "\(changes)")
+    }
+
+    /// The queues between stages hold six frames of 1080p (3 MB each), but no more than two of
+    /// 4K (12 MB each), and never more than asked.
+    @Test func queuesHoldFewerFramesWhereFramesAreLarge() {
+        #expect(ClipRenderer.queueDepth(6, width: 1920, height: 1080) == 6)
+        #expect(ClipRenderer.queueDepth(6, width: 640, height: 360) == 6)
+        #expect(ClipRenderer.queueDepth(6, width: 3840, height: 2160) == 2)
+        #expect(ClipRenderer.queueDepth(6, width: 7680, height: 4320) == 2)
+        #expect(ClipRenderer.queueDepth(1, width: 1920, height: 1080) == 1)
     }
 }
