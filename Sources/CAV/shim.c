@@ -108,7 +108,6 @@ sk_yuv_matrix sk_yuv_matrix_make(int colorspace, int range, int height) {
     return m;
 }
 
-
 /* The conversions below work in 32-bit integers: with 16.16 coefficients of at most 2.15 (the
  * largest, Cb to B for limited-range BT.2020, is 2.14) every sum stays within 2^26, for a
  * pixel and for a 2x2 block's four, so they give what 64-bit arithmetic gives, and the

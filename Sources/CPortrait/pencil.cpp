@@ -562,24 +562,22 @@ void pencil(const unsigned char *rgb, int width, int height, const sk_pencil_pla
     lineSource = lineSource.clone();
     cv::Mat lineGrey;
     lineSource.convertTo(lineGrey, CV_32F, 1.0 / 255);
-    cv::Mat strokes(lineSource.size(), CV_8U), contours(lineSource.size(), CV_8U);
+    cv::Mat strokes(lineSource.size(), CV_8U), contours;
     cv::Rect skin(int(plan.skin_x * plan.line_scale), int(plan.skin_y * plan.line_scale),
                   int(plan.skin_width * plan.line_scale), int(plan.skin_height * plan.line_scale));
     pencilStrokes(lineGrey, plan.stroke_length, plan.stroke_width, plan.stroke_gain, strokes.data, skin);
-    // The fine contours on a coarser copy still where the style asks for one (`contour_scale`).
-    if (plan.contour_scale > 0 && plan.contour_scale < 1) {
-        cv::Mat coarse;
-        cv::resize(lineSource, coarse, cv::Size(std::max(1, int(std::lround(lineSource.cols * plan.contour_scale))),
-                                                std::max(1, int(std::lround(lineSource.rows * plan.contour_scale)))),
+    // The fine contours, on a coarser copy still where the style asks for one (`contour_scale`),
+    // enlarged back.
+    cv::Mat contourSource = lineSource;
+    if (plan.contour_scale > 0 && plan.contour_scale < 1)
+        cv::resize(lineSource, contourSource, cv::Size(std::max(1, int(std::lround(lineSource.cols * plan.contour_scale))),
+                                                       std::max(1, int(std::lround(lineSource.rows * plan.contour_scale)))),
                    0, 0, cv::INTER_AREA);
-        cv::Mat coarseContours(coarse.size(), CV_8U);
-        flowLines(coarse.data, coarse.cols, coarse.rows, plan.flow_sigma, plan.contour_sigma, plan.flow_length, 0.985f, 60,
-                  coarseContours.data);
-        cv::resize(coarseContours, contours, lineSource.size(), 0, 0, cv::INTER_LINEAR);
-    } else {
-        flowLines(lineSource.data, lineSource.cols, lineSource.rows, plan.flow_sigma, plan.contour_sigma, plan.flow_length,
-                  0.985f, 60, contours.data);
-    }
+    cv::Mat drawnContours(contourSource.size(), CV_8U);
+    flowLines(contourSource.data, contourSource.cols, contourSource.rows, plan.flow_sigma, plan.contour_sigma,
+              plan.flow_length, 0.985f, 60, drawnContours.data);
+    if (drawnContours.size() != lineSource.size()) cv::resize(drawnContours, contours, lineSource.size(), 0, 0, cv::INTER_LINEAR);
+    else contours = drawnContours;
     cv::Mat lines(lineSource.size(), CV_32F);
     for (int y = 0; y < lines.rows; y++) {
         const unsigned char *s = strokes.ptr<unsigned char>(y), *c = contours.ptr<unsigned char>(y);

@@ -178,8 +178,11 @@ public struct ClipRenderer: Sendable {
 
     /// The frames each queue between stages holds for frames of `width` × `height`.
     static func queueDepth(_ asked: Int, width: Int, height: Int) -> Int {
-        max(1, min(asked, max(2, queueBytes / max(1, width * height * 3 / 2))))
+        max(1, min(asked, max(2, queueBytes / frameBytes(width: width, height: height))))
     }
+
+    /// The bytes of a decoded 8-bit 4:2:0 frame of `width` × `height` (at least 1).
+    static func frameBytes(width: Int, height: Int) -> Int { max(1, width * height * 3 / 2) }
 
     /// Follows boxes through `source` by their motion alone (no detection): each box from its
     /// frame, back up to five seconds and on while it still looks as it did. `seen` is shown
@@ -224,11 +227,11 @@ public struct ClipRenderer: Sendable {
         let start = DispatchTime.now().uptimeNanoseconds
         try? VipsRuntime.setOperationCacheSize(0)
         let run = StageRun()
-        let depth = Self.queueDepth(options.queueDepth, width: reader.video.width, height: reader.video.height)
+        let video = reader.video
+        let depth = Self.queueDepth(options.queueDepth, width: video.width, height: video.height)
         let decoded: BoundedQueue<MediaItem> = run.queue(capacity: depth)
         let tracked: BoundedQueue<(Int, TrackedItem)> = run.queue(capacity: depth)
         let styled: BoundedQueue<(Int, MediaItem, VideoFrame?)> = run.queue(capacity: depth)
-        let video = reader.video
         let decode = DecodeStage(reader: reader, duration: options.duration, stop: stop)
         let track = TrackStage(video: video, options: options, detector: recorded == nil ? try makeDetector() : nil,
                                recorded: recorded, follow: follow, followed: followed, backdrop: backdrop, carrier: carrier)

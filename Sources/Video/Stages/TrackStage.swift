@@ -33,10 +33,9 @@ struct TrackStage: @unchecked Sendable {  // run on one thread; its detector and
         defer { tracked.close() }
         do {
             var hand = Handing(tracked: tracked, backdrop: backdrop, carrier: carrier, run: run)
-            let frameBytes = video.width * video.height * 3 / 2
             let tracker = FaceTracker(settings: options.tracking, frameRate: video.frameRate.value,
                                       frameWidth: video.width, frameHeight: video.height,
-                                      maxLag: ClipRenderer.heldFrameBytes / max(frameBytes, 1))
+                                      maxLag: ClipRenderer.heldFrameBytes / ClipRenderer.frameBytes(width: video.width, height: video.height))
             let scaler = FrameScaler()
             var following = Following(requests: follow, keep: follow.isEmpty ? 0 : Int((5 * video.frameRate.value).rounded()))
             defer { followed(following.followers) }
