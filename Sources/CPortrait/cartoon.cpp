@@ -89,7 +89,7 @@ void cartoon(const unsigned char *rgb, int width, int height, const sk_cartoon_p
     if (plan.scale < 1) {
         cv::Size small(std::max(1, int(std::lround(width * plan.scale))), std::max(1, int(std::lround(height * plan.scale))));
         cv::Mat reduced;
-        cv::resize(crop, reduced, small, 0, 0, cv::INTER_AREA);
+        sk::reducedByArea(crop, reduced, small);
         cv::resize(bilateral(reduced, plan.reach, 28, 3), flat, crop.size(), 0, 0, cv::INTER_LINEAR);
     } else {
         flat = bilateral(crop, plan.reach, 28, 3);

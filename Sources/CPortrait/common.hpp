@@ -78,6 +78,11 @@ bool wideVectorInstructions();
 /// reflected: the same reach, so layers match what the styles' libvips steps compute.
 void blurred(const cv::Mat &in, cv::Mat &out, double sigma);
 
+/// `in` reduced to `size` by area, as `cv::resize(in, out, size, 0, 0, cv::INTER_AREA)` gives
+/// it to the byte; 8-bit grey and RGB reductions by a scale that is not a whole number (OpenCV
+/// sums those one tap after another, at its adds' latency) sixteen lanes at a time with AVX-512.
+void reducedByArea(const cv::Mat &in, cv::Mat &out, cv::Size size);
+
 /// The grey of an RGB image as libvips' "b-w" gives it: luminance in linear light, sRGB-encoded.
 cv::Mat greyOf(const unsigned char *rgb, int width, int height);
 

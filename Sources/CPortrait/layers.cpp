@@ -121,7 +121,7 @@ cv::Mat broadBlur(const cv::Mat &in, double sigma, cv::Point origin) {
     cv::Mat blocks, small, soft, large;
     cv::copyMakeBorder(in, blocks, top, down * factor - top - in.rows, left, across * factor - left - in.cols,
                        cv::BORDER_REPLICATE);
-    cv::resize(blocks, small, cv::Size(across, down), 0, 0, cv::INTER_AREA);
+    sk::reducedByArea(blocks, small, cv::Size(across, down));
     blurred(small, soft, sigma / factor);
     cv::resize(soft, large, cv::Size(across * factor, down * factor), 0, 0, cv::INTER_CUBIC);
     return large(cv::Rect(left, top, in.cols, in.rows)).clone();

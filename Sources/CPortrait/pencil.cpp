@@ -557,7 +557,7 @@ void pencil(const unsigned char *rgb, int width, int height, const sk_pencil_pla
     blurred(grey, lineSource, plan.line_sigma);
     if (plan.line_scale < 1) {
         cv::Size small(std::max(1, int(std::lround(width * plan.line_scale))), std::max(1, int(std::lround(height * plan.line_scale))));
-        cv::resize(lineSource, lineSource, small, 0, 0, cv::INTER_AREA);
+        reducedByArea(lineSource, lineSource, small);
     }
     lineSource = lineSource.clone();
     cv::Mat lineGrey;
@@ -570,9 +570,8 @@ void pencil(const unsigned char *rgb, int width, int height, const sk_pencil_pla
     // enlarged back.
     cv::Mat contourSource = lineSource;
     if (plan.contour_scale > 0 && plan.contour_scale < 1)
-        cv::resize(lineSource, contourSource, cv::Size(std::max(1, int(std::lround(lineSource.cols * plan.contour_scale))),
-                                                       std::max(1, int(std::lround(lineSource.rows * plan.contour_scale)))),
-                   0, 0, cv::INTER_AREA);
+        reducedByArea(lineSource, contourSource, cv::Size(std::max(1, int(std::lround(lineSource.cols * plan.contour_scale))),
+                                                          std::max(1, int(std::lround(lineSource.rows * plan.contour_scale)))));
     cv::Mat drawnContours(contourSource.size(), CV_8U);
     flowLines(contourSource.data, contourSource.cols, contourSource.rows, plan.flow_sigma, plan.contour_sigma,
               plan.flow_length, 0.985f, 60, drawnContours.data);

@@ -209,7 +209,7 @@ void regionMatte(const unsigned char *rgb, int width, int height, const sk_face_
     cv::Size smallSize(std::max(8, int(std::lround(width * scale))), std::max(8, int(std::lround(height * scale))));
     float sx = float(smallSize.width) / width, sy = float(smallSize.height) / height;
     cv::Mat small;
-    cv::resize(crop, small, smallSize, 0, 0, cv::INTER_AREA);
+    reducedByArea(crop, small, smallSize);
     FaceFrame frame(face, sx, sy);
 
     cv::Mat mask(smallSize, CV_8U);

@@ -6,8 +6,10 @@ import Vips
 
 /// Where the processor has AVX2, the flow lines (the contour layer of pencil, ink, charcoal,
 /// hatching and cartoon) walk their streamlines eight at a time (sixteen with AVX-512), and
-/// pencil's strokes choose their directions eight pixels at a time: the same bytes as the
-/// plain loops, on a real face, at the sizes the styles draw at.
+/// pencil's strokes choose their directions eight pixels at a time; with AVX-512, reductions by
+/// area run sixteen lanes at a time and the tone match scales sixteen pixels at a time: the
+/// same bytes as the plain loops (and OpenCV's own reduction), on a real face, at the sizes the
+/// styles draw at.
 @Suite(.serialized) struct VectorInstructionTests {
     /// `draw` run with the vector instructions off, then with each wider kind the processor
     /// has (AVX2, then AVX-512 as well; left at the widest, the default): the plain bytes and
@@ -56,6 +58,30 @@ import Vips
     func aPencilFaceIsTheSameBytes(faceSize: Double) throws {
         let crop = try FilterBench.faceCrop()
         let (plain, vector) = try Self.everyWay { try FilterBench.render("pencil", crop, faceSize: faceSize).pixels() }
+        for other in vector { #expect(Self.differing(plain, other) == 0, "bytes differ") }
+    }
+
+    /// A reduction by area of every kind the styles make (RGB and grey; a scale that is not a
+    /// whole number, and one that is, which OpenCV's faster path takes either way).
+    @Test(arguments: [0.9, 0.71, 0.5, 0.37, 0.125, 0.083])
+    func reductionsByAreaAreTheSameBytes(scale: Double) throws {
+        let crop = try FilterBench.faceCrop()
+        let grey = try crop.colourspace(.bw).extractBands(0).cast(.uchar)
+        for image in [crop, grey] {
+            let width = max(1, Int((Double(image.width) * scale).rounded())), height = max(1, Int((Double(image.height) * scale).rounded()))
+            let (plain, vector) = try Self.everyWay { try PortraitOperations.resampled(image, width: width, height: height).pixels() }
+            #expect(plain.count == width * height * image.bands)
+            for other in vector { #expect(Self.differing(plain, other) == 0, "\(image.bands) bands at \(scale): bytes differ") }
+        }
+    }
+
+    /// The tone match of a pencil drawing to its photo, at a small face's reach and a large one's.
+    @Test(arguments: [4.0, 24.0, 60.0])
+    func aToneMatchIsTheSameBytes(reach: Double) throws {
+        let crop = try FilterBench.faceCrop()
+        let drawing = try FilterBench.render("pencil", crop)
+        let (plain, vector) = try Self.everyWay { try ToneMatch.apply(drawing, like: crop, reach: reach).pixels() }
+        #expect(plain.count == crop.width * crop.height * 3)
         for other in vector { #expect(Self.differing(plain, other) == 0, "bytes differ") }
     }
 }
