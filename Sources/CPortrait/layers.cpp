@@ -54,10 +54,21 @@ cv::Mat paperGrain(const NoiseWindow &noise, cv::Point origin, float grainSize, 
     cv::Mat window(height + 2 * pad, width + 2 * pad, CV_32F);
     // The face's window, moved with the crop's corner on the canvas (wrapping around the tile).
     const int noiseX = (noise.x % side + origin.x) % side, noiseY = (noise.y % side + origin.y) % side;
+    // Each byte's value looked up, each row in runs up to the tile's edge and from its start
+    // again after it (no division a pixel).
+    static const std::vector<float> unit = [] {
+        std::vector<float> table(256);
+        for (int b = 0; b < 256; b++) table[b] = (b - 128.0f) / 30.0f;
+        return table;
+    }();
     for (int y = 0; y < window.rows; y++) {
         const unsigned char *row = noise.bytes + size_t((y + noiseY) % side) * side;
         float *n = window.ptr<float>(y);
-        for (int x = 0; x < window.cols; x++) n[x] = (row[(x + noiseX) % side] - 128.0f) / 30.0f;
+        for (int x = 0, from = noiseX; x < window.cols; from = 0) {
+            const int run = std::min(window.cols - x, side - from);
+            for (int i = 0; i < run; i++) n[x + i] = unit[row[from + i]];
+            x += run;
+        }
     }
     if (pad == 0) return window;
     cv::Mat grain;
