@@ -447,25 +447,45 @@ void pencilTexture(int width, int height, float length, float widthPx, float ang
     // change size makes new ones as it goes.)
     cv::Mat graphite = cv::Mat::zeros(height, width, CV_32F);
     const float slant[3] = {0.0f, 0.22f, -0.13f}, reach[3] = {1.0f, 0.65f, 0.4f}, share[3] = {0.5f, 0.3f, 0.2f};
+    std::vector<float> chance(width);
     for (int family = 0; family < 3; family++) {
         float perPixel = share[family] * 1.6f / (length * reach[family] * widthPx);
         float len = length * reach[family];
-        std::vector<Tap> taps = lineTaps(len, angle + slant[family], widthPx / 2, 0.002f);
-        for (Tap &t : taps) {
-            t.dx = (t.dx % width + width) % width;
-            t.dy = (t.dy % height + height) % height;
+        const std::vector<Tap> taps = lineTaps(len, angle + slant[family], widthPx / 2, 0.002f);
+        // A stroke whose taps all fall inside the tile adds them at offsets from its dot (the
+        // same pixels, in the same order, as wrapping each); one near an edge wraps them.
+        std::vector<Tap> wrappedTaps = taps;
+        std::vector<ptrdiff_t> offsets(taps.size());
+        int left = 0, right = 0, top = 0, bottom = 0;
+        for (size_t k = 0; k < taps.size(); k++) {
+            const Tap &t = taps[k];
+            left = std::min(left, t.dx); right = std::max(right, t.dx);
+            top = std::min(top, t.dy); bottom = std::max(bottom, t.dy);
+            offsets[k] = ptrdiff_t(t.dy) * width + t.dx;
+            wrappedTaps[k].dx = (t.dx % width + width) % width;
+            wrappedTaps[k].dy = (t.dy % height + height) % height;
         }
-        for (int y = 0; y < height; y++)
+        for (int y = 0; y < height; y++) {
+            // Where a stroke starts: each pixel's chance first, a row at a time (a loop the
+            // compiler runs several pixels at once), then the few that draw.
+            for (int x = 0; x < width; x++) chance[x] = hashUnit(x, y, seed * 3 + family);
+            const bool rowInside = y + top >= 0 && y + bottom < height;
             for (int x = 0; x < width; x++) {
-                if (hashUnit(x, y, seed * 3 + family) >= perPixel) continue;
+                if (chance[x] >= perPixel) continue;
                 float dot = (0.4f + 0.6f * hashUnit(y, x, seed * 7 + family)) * len;
-                for (const Tap &t : taps) {
+                if (rowInside && x + left >= 0 && x + right < width) {
+                    float *at = graphite.ptr<float>(y) + x;
+                    for (size_t k = 0; k < taps.size(); k++) at[offsets[k]] += dot * taps[k].weight;
+                    continue;
+                }
+                for (const Tap &t : wrappedTaps) {
                     int tx = x + t.dx, ty = y + t.dy;
                     if (tx >= width) tx -= width;
                     if (ty >= height) ty -= height;
                     graphite.at<float>(ty, tx) += dot * t.weight;
                 }
             }
+        }
     }
     // The paper's own grain, fine and faint.
     cv::Mat grain(height, width, CV_32F);
