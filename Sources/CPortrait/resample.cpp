@@ -92,13 +92,8 @@ void resample(const unsigned char *in, int width, int height, int bands, int out
     // Reduced: each output pixel the mean of the input area it covers (anti-aliased, no
     // ringing). Enlarged: bicubic, so strokes keep their edges.
     const bool reduces = outWidth <= width && outHeight <= height;
-    if (reduces) {
-        cv::Mat reduced;
-        sk::reducedByArea(source, reduced, target.size());
-        reduced.copyTo(target);
-    } else {
-        cv::resize(source, target, target.size(), 0, 0, cv::INTER_CUBIC);
-    }
+    if (reduces) sk::reducedByArea(source, target, target.size());
+    else cv::resize(source, target, target.size(), 0, 0, cv::INTER_CUBIC);
     if (target.data != out) throw std::logic_error("resample: the output was reallocated");
 }
 
@@ -126,7 +121,9 @@ void sk::reducedByArea(const cv::Mat &in, cv::Mat &out, cv::Size size) {
     const int group = channels == 1 ? 16 : 4;
     for (int row = 0; row < in.rows; row += group)
         areaRowsSixteen(in, row, channels, across, elements, sums.data() + size_t(row) * elements);
-    cv::Mat result(size, in.type());
+    // Into `out`'s own pixels where they fit and are not `in`'s (as cv::resize writes).
+    const bool overlaps = out.data && out.datastart < in.dataend && in.datastart < out.dataend;
+    cv::Mat result = !overlaps && out.size() == size && out.type() == in.type() ? out : cv::Mat(size, in.type());
     std::vector<float> total(elements);
     size_t t = 0;
     for (int y = 0; y < size.height; y++) {

@@ -38,15 +38,15 @@ void linearOf(const float *rgb, double c[3]) {
     }
 }
 
-/// The CIELAB lightness of a linear pixel's luminance.
-double lightnessOf(const double c[3]) { return 116 * labF(0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]) - 16; }
+/// The relative luminance Y of a pixel in linear light.
+double relativeLuminance(const double c[3]) { return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]; }
 
 /// CIELAB (D65) lightness, and chroma, of an sRGB pixel given as floats 0...255.
 void lab(const float *rgb, double &l, double &chroma) {
     double c[3];
     linearOf(rgb, c);
     double x = (0.4124 * c[0] + 0.3576 * c[1] + 0.1805 * c[2]) / 0.95047;
-    double y = 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
+    double y = relativeLuminance(c);
     double z = (0.0193 * c[0] + 0.1192 * c[1] + 0.9505 * c[2]) / 1.08883;
     double fx = labF(x), fy = labF(y), fz = labF(z);
     l = 116 * fy - 16;
@@ -59,7 +59,7 @@ void lab(const float *rgb, double &l, double &chroma) {
 double lightness(const float *rgb) {
     double c[3];
     linearOf(rgb, c);
-    return lightnessOf(c);
+    return 116 * labF(relativeLuminance(c)) - 16;
 }
 
 /// `in` times the gain of its pixel, rounded and clamped to 0...255 as `cv::saturate_cast` does
