@@ -7,7 +7,8 @@ import Vips
 /// Where the processor has AVX2, the flow lines (the contour layer of pencil, ink, charcoal,
 /// hatching and cartoon) walk their streamlines eight at a time (sixteen with AVX-512), and
 /// pencil's strokes choose their directions eight pixels at a time; with AVX-512, reductions by
-/// area run sixteen lanes at a time and the tone match scales sixteen pixels at a time: the
+/// area run sixteen lanes at a time, the tone match scales sixteen pixels at a time and the
+/// texture tiles hash sixteen pixels at a time: the
 /// same bytes as the plain loops (and OpenCV's own reduction), on a real face, at the sizes the
 /// styles draw at.
 @Suite(.serialized) struct VectorInstructionTests {
@@ -82,6 +83,18 @@ import Vips
         let drawing = try FilterBench.render("pencil", crop)
         let (plain, vector) = try Self.everyWay { try ToneMatch.apply(drawing, like: crop, reach: reach).pixels() }
         #expect(plain.count == crop.width * crop.height * 3)
+        for other in vector { #expect(Self.differing(plain, other) == 0, "bytes differ") }
+    }
+
+    /// A texture tile at a short, a middle and a long stroke (a size that is not a power of two,
+    /// so rows end partway through a vector).
+    @Test(arguments: [(6.0, 1.5), (20.0, 1.0), (60.0, 3.0)])
+    func aTextureTileIsTheSameBytes(length: Double, width: Double) throws {
+        let (plain, vector) = try Self.everyWay {
+            try PortraitOperations.pencilTexture(width: 203, height: 157, length: length, strokeWidth: width, angle: -55, seed: 7).pixels()
+        }
+        #expect(plain.count == 203 * 157)
+        #expect(plain.contains { $0 < 128 }, "some strokes")
         for other in vector { #expect(Self.differing(plain, other) == 0, "bytes differ") }
     }
 }
