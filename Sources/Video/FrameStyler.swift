@@ -13,8 +13,10 @@ import SketchEase
 public struct FrameStyler: Sendable {
     public var compositor: FaceCompositor
 
+    /// Draws with `compositor`, as the frames of a moving picture (`FaceCompositor.drawsInMotion`).
     public init(compositor: FaceCompositor) {
         self.compositor = compositor
+        self.compositor.drawsInMotion = true
     }
 
     /// One face to draw: where, in which style, how strongly.

@@ -180,7 +180,8 @@ final class LiveSession: @unchecked Sendable {
         var render: RenderOptions
 
         func draw() throws -> VipsImage {
-            let compositor = FaceCompositor(options: render, sideBySide: true)
+            var compositor = FaceCompositor(options: render, sideBySide: true)
+            compositor.drawsInMotion = true
             var drawn = styled.isEmpty && render.background == nil ? image : try compositor.render(image, faces: styled)
             if !fading.isEmpty, render.background == nil {
                 let areas = fading.map { (compositor.reach(of: $0.face.box, landmarks: $0.face.landmarks, carrying: $0.matte), $0.opacity) }
