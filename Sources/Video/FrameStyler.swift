@@ -167,7 +167,7 @@ public struct FrameStyler: Sendable {
             let box = f.face.box.scaled(x: scale, y: scale)
             return StyledFace(box: FaceBox(x: box.x - dx, y: box.y - dy, width: box.width, height: box.height),
                               style: f.style, landmarks: f.face.landmarks.map { Point(x: $0.x * scale - dx, y: $0.y * scale - dy) },
-                              seed: Self.seed(forTrack: f.face.id), matte: f.matte)
+                              seed: Self.seed(forTrack: f.face.id), matte: f.matte, drawingSize: f.face.drawingSize.map { $0 * scale })
         }
         var after = try compositor.render(image, faces: styled).pixels()
         // Where something covers a face, its style is cut away (the frame shows what covers it).

@@ -18,6 +18,9 @@ public struct TrackedFace: Sendable, Equatable {
     /// Where something in front of the face covers part of it on this frame (its style is not
     /// drawn there), or nil when nothing clearly does.
     public var cover: FaceCover?
+    /// The size its style is drawn for, held while its box breathes (`DrawingSizes`); nil =
+    /// from its box.
+    public var drawingSize: Double?
 
     public init(id: Int, box: FaceBox, landmarks: [Point] = [], score: Double = 1, opacity: Double = 1, detected: Bool = false,
                 cover: FaceCover? = nil) {

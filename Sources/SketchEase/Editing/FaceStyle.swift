@@ -64,8 +64,13 @@ public struct StyledFace: Sendable, Equatable {
     /// The face's region matte cut on an earlier picture and carried to this one (a clip's
     /// tracked face between detections); nil = cut on this picture.
     public var matte: CarriedMatte?
+    /// The size (shorter side, pixels) its style is drawn for, held over the frames of a clip
+    /// while its tracked box breathes; nil = from its box (`FaceCompositor.drawingSize`).
+    public var drawingSize: Double?
 
-    public init(box: FaceBox, style: FaceStyle, landmarks: [Point] = [], seed: Int? = nil, matte: CarriedMatte? = nil) {
+    public init(box: FaceBox, style: FaceStyle, landmarks: [Point] = [], seed: Int? = nil, matte: CarriedMatte? = nil,
+                drawingSize: Double? = nil) {
         self.box = box; self.style = style; self.landmarks = landmarks; self.seed = seed; self.matte = matte
+        self.drawingSize = drawingSize
     }
 }

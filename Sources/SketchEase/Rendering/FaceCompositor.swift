@@ -186,7 +186,7 @@ public struct FaceCompositor: Sendable {
             let styled = faces.filter { $0.style == style }
             guard changesPixels(style) else { continue }
             let filter = try registry.filter(style.filterID)
-            let faceSize = styled.map { drawingSize(of: $0.box) }.reduce(0, +) / Double(styled.count)
+            let faceSize = styled.map(drawingSize).reduce(0, +) / Double(styled.count)
             let regions = styled.map { FaceRegion(box: $0.box, landmarks: $0.landmarks, in: rect) }
             let context = FilterContext(faceSize: max(faceSize, 1), seed: Self.seed(for: styled[0]), faces: regions)
             if !filter.blendsThroughFaceMask {
@@ -228,13 +228,18 @@ public struct FaceCompositor: Sendable {
     }
 
     /// The size (shorter side, pixels) a face's style is drawn for: its box's, or in motion
-    /// (`drawsInMotion`) that rounded to an eighth of an octave (steps of 9 %), so a tracked
-    /// box that grows or shrinks by a pixel or two between frames does not resize every stroke.
-    func drawingSize(of box: FaceBox) -> Double {
-        let side = min(box.width, box.height)
+    /// (`drawsInMotion`) the size held for it over the clip's frames, else its box's rounded to
+    /// an eighth of an octave (steps of 9 %, `Self.sizeStep`), so a tracked box that grows or
+    /// shrinks by a pixel or two between frames does not resize every stroke.
+    func drawingSize(of face: StyledFace) -> Double {
+        let side = min(face.box.width, face.box.height)
         guard drawsInMotion, side > 1 else { return side }
-        return exp2((log2(side) * 8).rounded() / 8)
+        return face.drawingSize ?? Self.size(ofStep: Self.sizeStep(of: side).rounded())
     }
+
+    /// Sizes in steps of an eighth of an octave: the step a size is at (fractional), and a step's size.
+    public static func sizeStep(of size: Double) -> Double { log2(size) * 8 }
+    public static func size(ofStep step: Double) -> Double { exp2(step / 8) }
 
     /// Where a part of a picture whose top-left pixel is at `corner` lies on a canvas centred
     /// on `face` (at `canvasCentre`, so no part has a negative origin in frames up to 16,384

@@ -28,11 +28,14 @@ struct TrackStage: @unchecked Sendable {  // run on one thread; its detector and
     let followed: @Sendable ([BoxFollower]) -> Void
     let backdrop: (@Sendable (Double) throws -> VipsImage)?
     let carrier: MatteCarrier?
+    /// Whether the faces handed on carry the sizes they are drawn for (`DrawingSizes`): for drawing.
+    let holdsDrawingSizes: Bool
 
     func run(from decoded: BoundedQueue<MediaItem>, into tracked: BoundedQueue<(Int, TrackedItem)>, _ run: StageRun) {
         defer { tracked.close() }
         do {
-            var hand = Handing(tracked: tracked, backdrop: backdrop, carrier: carrier, run: run)
+            var hand = Handing(tracked: tracked, backdrop: backdrop, carrier: carrier, run: run,
+                               sizes: holdsDrawingSizes ? DrawingSizes() : nil)
             let tracker = FaceTracker(settings: options.tracking, frameRate: video.frameRate.value,
                                       frameWidth: video.width, frameHeight: video.height,
                                       maxLag: ClipRenderer.heldFrameBytes / ClipRenderer.frameBytes(width: video.width, height: video.height))
@@ -71,6 +74,7 @@ struct TrackStage: @unchecked Sendable {  // run on one thread; its detector and
         let backdrop: (@Sendable (Double) throws -> VipsImage)?
         let carrier: MatteCarrier?
         let run: StageRun
+        var sizes: DrawingSizes?
         var held: [MediaItem] = []
         var sequence = 0
 
@@ -90,6 +94,7 @@ struct TrackStage: @unchecked Sendable {  // run on one thread; its detector and
                     case .packet(let p):
                         guard hand(.packet(p)) else { return false }
                     case .frame(let f):
+                        let result = sizes?.steady(result) ?? result
                         run.count { c in for face in result.faces { c.tracks.insert(face.id) }; c.faceFrames += result.faces.count }
                         let picture = try backdrop?(f.time)
                         let mattes = carrier?.mattes(for: result.faces, index: result.index, on: f) ?? [:]

@@ -1,0 +1,32 @@
+import Foundation
+import SketchEase
+
+/// The sizes a clip's faces are drawn for, frame after frame: each track's box size in steps
+/// of an eighth of an octave (`FaceCompositor.sizeStep`), held until the box has grown or
+/// shrunk past that step's edge by a further `margin` of a step. A tracked box breathes by a
+/// pixel or two from frame to frame (a face of 160 px on the bench's panning portrait: 159 to
+/// 173 px); rounded without holding, a box at a step's edge drew its face at one size and the
+/// next in turn, every stroke changing with it.
+struct DrawingSizes {
+    /// How far past a step's edge a box must go before its face is drawn at the next step.
+    static let margin = 0.15
+    private var held: [Int: Double] = [:]
+
+    /// `frame`'s faces with the sizes they are drawn for; frames must come in order.
+    mutating func steady(_ frame: TrackedFrame) -> TrackedFrame {
+        var out = frame
+        for i in out.faces.indices {
+            let face = out.faces[i], side = min(face.box.width, face.box.height)
+            guard side > 1 else { continue }
+            let step = FaceCompositor.sizeStep(of: side)
+            if let was = held[face.id], abs(step - was) <= 0.5 + Self.margin {
+                // Held.
+            } else {
+                held[face.id] = step.rounded()
+            }
+            out.faces[i].drawingSize = FaceCompositor.size(ofStep: held[face.id]!)
+        }
+        held = held.filter { id, _ in frame.faces.contains { $0.id == id } }
+        return out
+    }
+}
