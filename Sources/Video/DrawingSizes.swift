@@ -7,13 +7,15 @@ import SketchEase
 /// pixel or two from frame to frame (a face of 160 px on the bench's panning portrait: 159 to
 /// 173 px); rounded without holding, a box at a step's edge drew its face at one size and the
 /// next in turn, every stroke changing with it.
-struct DrawingSizes {
+public struct DrawingSizes: Sendable {
     /// How far past a step's edge a box must go before its face is drawn at the next step.
     static let margin = 0.15
     private var held: [Int: Double] = [:]
 
+    public init() {}
+
     /// `frame`'s faces with the sizes they are drawn for; frames must come in order.
-    mutating func steady(_ frame: TrackedFrame) -> TrackedFrame {
+    public mutating func steady(_ frame: TrackedFrame) -> TrackedFrame {
         var out = frame
         for i in out.faces.indices {
             let face = out.faces[i], side = min(face.box.width, face.box.height)

@@ -34,6 +34,8 @@ final class LiveSession: @unchecked Sendable {
     /// Each track's box and landmarks smoothed as they arrive (`OneEuroFilter`): the detector's
     /// boxes wobble by a few pixels from frame to frame, and a drawn head with them.
     private var smoothers: [Int: [OneEuroFilter]] = [:]
+    /// The size each face is drawn for, held while its box breathes (as in a clip).
+    private var sizes = DrawingSizes()
     /// A still face is smoothed below this many hertz; the cutoff rises by `smoothingBeta` per
     /// pixel a second the face moves, so a moving face follows with little lag.
     static let smoothingCutoff = 1.5
@@ -213,6 +215,7 @@ final class LiveSession: @unchecked Sendable {
             measuring = nil
             age = [:]
             smoothers = [:]
+            sizes = DrawingSizes()
             sightings = []
             // A look at the camera before is not waited for.
             look = nil
@@ -247,12 +250,12 @@ final class LiveSession: @unchecked Sendable {
         lastFaces = faces
         framesOut += 1
         // A face not yet followed (id 0) is left as filmed until it has a track: then it fades in.
-        let drawnFaces = faces.filter { $0.id > 0 && style(forTrack: $0.id) != nil }
+        let drawnFaces = sizes.steady(TrackedFrame(index: n, time: time, faces: faces.filter { $0.id > 0 && style(forTrack: $0.id) != nil })).faces
         let carried = drawnFaces.isEmpty ? [:] : mattes?.mattes(for: drawnFaces, index: n, on: try RGBPixels(image)) ?? [:]
         let styled = drawnFaces.compactMap { face -> StyledFace? in
             guard let style = style(forTrack: face.id) else { return nil }
             return StyledFace(box: face.box, style: style, landmarks: face.landmarks, seed: FrameStyler.seed(forTrack: face.id),
-                              matte: carried[face.id])
+                              matte: carried[face.id], drawingSize: face.drawingSize)
         }
         // Ages first: a face seen for the first time fades in over `fadeFrames` frames.
         var ages: [Int: Int] = [:]
