@@ -31,6 +31,8 @@ struct MotionFilter: Sendable {
     }
 
     var newest: State { steps[steps.count - 1].filtered }
+    /// How many steps it holds (for the tests: a track's memory).
+    var heldSteps: Int { steps.count }
     var newestFrame: Int { steps[steps.count - 1].frame }
     var oldestFrame: Int { steps[0].frame }
 
