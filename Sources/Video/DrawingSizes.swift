@@ -1,4 +1,3 @@
-import Foundation
 import SketchEase
 
 /// The sizes a clip's faces are drawn for, frame after frame: each track's box size in steps
@@ -21,12 +20,9 @@ public struct DrawingSizes: Sendable {
             let face = out.faces[i], side = min(face.box.width, face.box.height)
             guard side > 1 else { continue }
             let step = FaceCompositor.sizeStep(of: side)
-            if let was = held[face.id], abs(step - was) <= 0.5 + Self.margin {
-                // Held.
-            } else {
-                held[face.id] = step.rounded()
-            }
-            out.faces[i].drawingSize = FaceCompositor.size(ofStep: held[face.id]!)
+            let kept = held[face.id].flatMap { abs(step - $0) <= 0.5 + Self.margin ? $0 : nil } ?? step.rounded()
+            held[face.id] = kept
+            out.faces[i].drawingSize = FaceCompositor.size(ofStep: kept)
         }
         held = held.filter { id, _ in frame.faces.contains { $0.id == id } }
         return out

@@ -41,7 +41,7 @@ public struct FaceCompositor: Sendable {
     /// eighth of an octave (`drawingSize`). A face moving across a frame, or its box breathing
     /// by a pixel, then keeps its grain, hatching and strokes where they were on it, where
     /// every stroke was laid afresh on every frame: a drawing that crawled, and that the
-    /// encoder paid for (a face panning at 3 px a frame in pencil: 449 → 286 KB for 4 s).
+    /// encoder paid for (a face panning at 2–4 px a frame in pencil: 449 → 282 KB for 4 s).
     public var drawsInMotion = false
 
     public init(registry: FilterRegistry = .standard, options: RenderOptions = .init(), memo: RenderMemo? = nil,
