@@ -234,8 +234,7 @@ public struct ClipRenderer: Sendable {
         let styled: BoundedQueue<(Int, MediaItem, VideoFrame?)> = run.queue(capacity: depth)
         let decode = DecodeStage(reader: reader, duration: options.duration, stop: stop)
         let track = TrackStage(video: video, options: options, detector: recorded == nil ? try makeDetector() : nil,
-                               recorded: recorded, follow: follow, followed: followed, backdrop: backdrop, carrier: carrier,
-                               holdsDrawingSizes: carrier != nil)  // drawing: only `render` carries mattes
+                               recorded: recorded, follow: follow, followed: followed, backdrop: backdrop, carrier: carrier)
         let styling = StyleStage(workers: max(1, options.styleWorkers ?? ProcessInfo.processInfo.activeProcessorCount), draw: style)
         let encode = EncodeStage { frames in
             progress(ClipProgress(frames: frames, expectedFrames: video.estimatedFrames, seconds: seconds(since: start)))

@@ -28,14 +28,14 @@ struct TrackStage: @unchecked Sendable {  // run on one thread; its detector and
     let followed: @Sendable ([BoxFollower]) -> Void
     let backdrop: (@Sendable (Double) throws -> VipsImage)?
     let carrier: MatteCarrier?
-    /// Whether the faces handed on carry the sizes they are drawn for (`DrawingSizes`): for drawing.
-    let holdsDrawingSizes: Bool
 
     func run(from decoded: BoundedQueue<MediaItem>, into tracked: BoundedQueue<(Int, TrackedItem)>, _ run: StageRun) {
         defer { tracked.close() }
         do {
+            // Frames handed on to be drawn (only `render` carries mattes) carry the sizes their
+            // faces are drawn for (`DrawingSizes`).
             var hand = Handing(tracked: tracked, backdrop: backdrop, carrier: carrier, run: run,
-                               sizes: holdsDrawingSizes ? DrawingSizes() : nil)
+                               sizes: carrier != nil ? DrawingSizes() : nil)
             let tracker = FaceTracker(settings: options.tracking, frameRate: video.frameRate.value,
                                       frameWidth: video.width, frameHeight: video.height,
                                       maxLag: ClipRenderer.heldFrameBytes / ClipRenderer.frameBytes(width: video.width, height: video.height))
