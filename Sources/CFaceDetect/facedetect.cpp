@@ -150,6 +150,8 @@ public:
     virtual std::vector<Face> detect(const cv::Mat &rgb, float threshold, float nms_iou, int net_width, int net_height) = 0;
     // Frees working memory kept between runs.
     virtual void release() {}
+    // The input size of the network kept from the last run (0 x 0: none).
+    virtual cv::Size network_size() const { return cv::Size(); }
 };
 
 // CenterFace through OpenCV DNN.
@@ -194,6 +196,8 @@ public:
         net_ = cv::dnn::Net();
         net_width_ = net_height_ = 0;
     }
+
+    cv::Size network_size() const override { return cv::Size(net_width_, net_height_); }
 
     // The most pixels (after padding) accepted: working memory grows ~230 MB per megapixel.
     static constexpr double kMaxPixels = 4096.0 * 4096.0;
@@ -394,6 +398,19 @@ void sk_detector_release_networks(sk_detector *d) {
         d->impl->release();
     } catch (...) {
     }
+}
+
+void sk_detector_network_size(sk_detector *d, int *width, int *height) {
+    cv::Size size;
+    if (d && d->impl) {
+        try {
+            std::lock_guard<std::mutex> guard(d->lock);
+            size = d->impl->network_size();
+        } catch (...) {
+        }
+    }
+    if (width) *width = size.width;
+    if (height) *height = size.height;
 }
 
 int sk_detector_run(sk_detector *d, const uint8_t *rgb, int width, int height, size_t stride,

@@ -134,8 +134,10 @@ struct FaceSearch {
         }
         let doubtfulFrom = options.threshold * 0.4
         // One tile size for the photo, the cheapest for its finest level (so one network
-        // serves every level, the second looks and, where it fits, the coarse pass).
-        var network = (width: Self.tileSize, height: Self.tileSize)
+        // serves every level, the second looks and, where it fits, the coarse pass). With no
+        // tile level (a photo up to 1280 px long), the coarse copy's own size: padded to
+        // 640 × 640 it took twice the time and ~95 MB more memory on a 500 × 375 photo.
+        var network = (width: TileLayout.padded(coarse.width), height: TileLayout.padded(coarse.height))
         if let finest = levels.first {
             let layout = finest.layout(network: nil, ignoring: [], holding: (coarse.width, coarse.height))
             network = (layout.tileWidth, layout.tileHeight)

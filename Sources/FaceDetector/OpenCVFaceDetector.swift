@@ -73,6 +73,14 @@ public final class OpenCVFaceDetector: @unchecked Sendable {
     /// Hands back the network memory kept for the next run of the same size.
     public func releaseNetworks() { sk_detector_release_networks(handle) }
 
+    /// The input size of the network kept from the last run (its working memory grows with
+    /// it: ~65 MB at 640 × 640); nil when none is kept.
+    public var networkSize: (width: Int, height: Int)? {
+        var width: Int32 = 0, height: Int32 = 0
+        sk_detector_network_size(handle, &width, &height)
+        return width > 0 && height > 0 ? (Int(width), Int(height)) : nil
+    }
+
     /// The C side's NUL-terminated message buffer as a Swift string.
     private static func text(_ buffer: [CChar]) -> String {
         String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)

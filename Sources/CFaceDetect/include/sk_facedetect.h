@@ -64,6 +64,11 @@ void sk_detector_close(sk_detector *d);
  * a photo is done. NULL and cascades are accepted and ignored. */
 void sk_detector_release_networks(sk_detector *d);
 
+/* The input size of the network a CenterFace detector keeps from its last run (multiples of
+ * 32), or 0 x 0 when it keeps none (before a run, after sk_detector_release_networks, for a
+ * cascade or NULL). */
+void sk_detector_network_size(sk_detector *d, int *width, int *height);
+
 /* Finds faces in an image.
  *
  * rgb, width, height, stride: packed 8-bit RGB pixels (R,G,B byte order), `height` rows of
