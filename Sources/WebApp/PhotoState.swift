@@ -90,10 +90,12 @@ struct FilterDescription: Encodable, Sendable {
 
     var id: String
     var summary: String
+    /// What blind panels found against the style's peers (`SketchFilter.judged`).
+    var judged: String?
     var parameters: [Parameter]
 
     init(_ filter: any SketchFilter) {
-        id = filter.id; summary = filter.summary
+        id = filter.id; summary = filter.summary; judged = filter.judged
         parameters = filter.parameters.map { p in
             var d = Parameter(id: p.id, summary: p.summary, kind: "", defaultValue: p.defaultValue, range: p.rangeDescription)
             switch p.kind {

@@ -13,6 +13,19 @@ import Testing
         }
     }
 
+    /// Issue 24: every drawing style is judged blind against its nearest peers, and one that
+    /// loses where it is drawn alone says so, with what to do instead (draw the whole photo).
+    @Test func everyDrawingStyleSaysHowItWasJudged() throws {
+        for f in registry.filters where f.takesPhotoTone {
+            let judged = try #require(f.judged, "\(f.id) does not say how it was judged")
+            #expect(judged.hasPrefix("Judged blind against "), "\(f.id): \(judged)")
+            if judged.contains("ranks below") {
+                #expect(judged.contains("`--background-filter \(f.id)`"), "\(f.id) loses without saying what wins")
+            }
+        }
+        #expect(registry.filters.filter { !$0.takesPhotoTone }.allSatisfy { $0.judged == nil })
+    }
+
     @Test func unknownFilterNamesTheChoices() {
         let error = #expect(throws: FilterError.self) { try registry.filter("crayon") }
         #expect(error?.description.contains("pencil") == true)

@@ -54,6 +54,8 @@ import TestSupport
         #expect(one.status == 0, "\(one.stderr)")
         #expect(one.stdout.hasPrefix("pencil — ") && one.stdout.contains("darkness"), "\(one.stdout)")
         #expect(!one.stdout.contains("graphite — "))
+        let words = one.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(words.contains("Judged blind against G'MIC's `pencilbw`") && words.contains("`--background-filter pencil`"), "\(one.stdout)")
         let misspelt = try CLIRunner.run(["filters", "pencl"])
         #expect(misspelt.status != 0 && misspelt.stderr.contains("did you mean 'pencil'?"), "\(misspelt.stderr)")
     }

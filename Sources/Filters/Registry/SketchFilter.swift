@@ -12,6 +12,10 @@ public protocol SketchFilter: Sendable {
     var name: String { get }
     /// One sentence for `sketchease filters`.
     var summary: String { get }
+    /// What blind panels found against the style's nearest peers, in a sentence for `filters`,
+    /// the prompt and the page: where it wins, ties or loses, and what to do where it loses
+    /// (docs/look-panel.md holds the panels). nil (the default) where no panel judged it.
+    var judged: String? { get }
     var parameters: [FilterParameter] { get }
 
     func apply(to crop: VipsImage, settings: FilterSettings, context: FilterContext) throws -> VipsImage
@@ -41,6 +45,7 @@ public protocol SketchFilter: Sendable {
 }
 
 extension SketchFilter {
+    public var judged: String? { nil }
     public var leavesFacesAsTheyAre: Bool { false }
     public var blendsThroughFaceMask: Bool { true }
     public var takesPhotoTone: Bool { false }

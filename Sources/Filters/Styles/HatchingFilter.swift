@@ -18,6 +18,7 @@ public struct HatchingFilter: SketchFilter {
     public let id = "hatching"
     public let name = "Hatching"
     public let summary = "Pen hatching: evenly spaced lines curving over the form, crossed in the shadows, fine outlines."
+    public let judged: String? = "Judged blind against G'MIC's `fx_engrave` on 21 faces (13 of 80 px or less): a face drawn alone into its colour photo ranks below it; with the whole photo drawn (`--background-filter hatching`) hatching ranks first."
     public let parameters: [FilterParameter] = [
         FilterParameter("spacing", .number(range: 0.008...0.045, defaultValue: 0.018),
                         "Distance between lines as a fraction of the face size (never under 2.5 pixels of the photo)."),

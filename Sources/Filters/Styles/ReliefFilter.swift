@@ -19,6 +19,7 @@ public struct ReliefFilter: SketchFilter {
     public let id = "relief"
     public let name = "Relief"
     public let summary = "Relief carving: a polished medal under raking light (phong) or matte clay (harmonics)."
+    public let judged: String? = "Judged blind against ImageMagick's `-shade` on 21 faces (13 of 80 px or less): a face carved alone into its colour photo ranks below it; with the whole photo carved (`--background-filter relief`) relief ranks first."
     public let parameters: [FilterParameter] = [
         FilterParameter("lighting", .choice(options: ["phong", "harmonics"], defaultValue: "phong"),
                         "phong: polished carving, low light with cast shadows and a highlight; harmonics: matte clay, soft wrapped light, darker hollows."),

@@ -23,6 +23,7 @@ struct FiltersCommand: ParsableCommand {
         let chosen = try style.map { [try FilterRegistry.standard.filter($0)] } ?? FilterRegistry.standard.filters
         for filter in chosen {
             print("\(filter.id) — \(filter.summary)")
+            if let judged = filter.judged { TextWrap.hanging(judged, first: "    ", width: 100).forEach { print($0) } }
             for p in filter.parameters {
                 print("    \(p.id)  \(p.rangeDescription)")
                 print("        \(p.summary)")
@@ -31,5 +32,6 @@ struct FiltersCommand: ParsableCommand {
             print()
         }
         print("Set parameters with --param key=value, e.g. sketchease batch in.jpg --out out -f pencil -p darkness=2")
+        print("The blind panels, their sheets and tallies: docs/look-panel.md")
     }
 }

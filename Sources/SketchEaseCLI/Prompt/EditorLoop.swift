@@ -304,6 +304,7 @@ final class EditorLoop {
         let chosen = try name.map { [try registry.filter($0)] } ?? registry.filters
         for filter in chosen {
             say("  \(filter.id) — \(filter.summary)")
+            if let judged = filter.judged { TextWrap.hanging(judged, first: "    ", width: width).forEach(say) }
             for p in filter.parameters {
                 TextWrap.hanging("\(p.rangeDescription) — \(p.summary)", first: "      \(p.id)  ", width: width).forEach(say)
             }

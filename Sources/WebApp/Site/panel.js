@@ -25,7 +25,7 @@ export class Panel {
     grid.replaceChildren(...[...this.filters.values()].map((filter) => {
       const button = el('button', {
         type: 'button', class: 'style', role: 'radio', 'aria-checked': 'false', dataset: { filter: filter.id },
-        title: filter.summary,
+        title: filter.judged ? `${filter.summary}\n${filter.judged.replaceAll('`', '')}` : filter.summary,
         onclick: () => this.on.choose(filter.id),
       }, el('img', { class: 'sample loading', alt: '', dataset: { filter: filter.id }, draggable: 'false' }), el('span', {}, filter.id));
       return button;
