@@ -222,7 +222,7 @@ public final class ClipEditingSession: FaceEditingSession {
     }
 
     /// The tracks as the edits left them: moved and resized with their face, deleted ones
-    /// gone, added ones in; and each face's style.
+    /// gone, added ones in, each face with the size it is drawn at; and each face's style.
     func drawnTracks() -> (ClipTracks, TrackStyles) {
         var out = tracks
         var reference: [Int: FaceBox] = [:]
@@ -244,7 +244,7 @@ public final class ClipEditingSession: FaceEditingSession {
         }
         var byTrack: [Int: FaceStyle?] = [:]
         for face in history.faces { byTrack[face.id] = .some(face.style) }
-        return (out, TrackStyles(others: nil, byTrack: byTrack))
+        return (out.holdingDrawingSizes(), TrackStyles(others: nil, byTrack: byTrack))
     }
 
     public func save() throws {

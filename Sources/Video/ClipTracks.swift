@@ -67,6 +67,15 @@ public struct ClipTracks: Sendable {
     /// One more id than any track's.
     public var nextID: Int { (ids.max() ?? 0) + 1 }
 
+    /// The tracks with the sizes their faces are drawn for (`DrawingSizes`, frame after frame
+    /// from the first), so that a single frame drawn on its own (the clip player's) gets the
+    /// size the export draws it at, where rounding its box alone could give the next step.
+    public func holdingDrawingSizes() -> ClipTracks {
+        var out = self, sizes = DrawingSizes()
+        out.frames = frames.map { sizes.steady($0) }
+        return out
+    }
+
     /// Adds a followed box as track `id`, fading in and out over `fadeFrames` at its ends.
     public mutating func add(id: Int, boxes: [Int: FaceBox], fadeFrames: Int) {
         guard let first = boxes.keys.min(), let last = boxes.keys.max() else { return }

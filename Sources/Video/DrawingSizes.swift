@@ -13,12 +13,13 @@ public struct DrawingSizes: Sendable {
 
     public init() {}
 
-    /// `frame`'s faces with the sizes they are drawn for; frames must come in order.
+    /// `frame`'s faces with the sizes they are drawn for; frames must come in order. A face
+    /// that already has its size (tracks held before, `ClipTracks.holdingDrawingSizes`) keeps it.
     public mutating func steady(_ frame: TrackedFrame) -> TrackedFrame {
         var out = frame
         for i in out.faces.indices {
             let face = out.faces[i], side = min(face.box.width, face.box.height)
-            guard side > 1 else { continue }
+            guard face.drawingSize == nil, side > 1 else { continue }
             let step = FaceCompositor.sizeStep(of: side)
             let kept = held[face.id].flatMap { abs(step - $0) <= 0.5 + Self.margin ? $0 : nil } ?? step.rounded()
             held[face.id] = kept

@@ -44,4 +44,20 @@ import Testing
         let back = steady.steady(frame(3, [(1, 158.9), (2, 80)]))
         #expect(back.faces[0].drawingSize == FaceCompositor.size(ofStep: 58))
     }
+
+    /// The clip player draws one frame at a time: its tracks carry the sizes held from the
+    /// clip's first frame, the export's, where its box alone would round to the next step on
+    /// some frames. Sizes already held are kept when the export holds them again.
+    @Test func aClipsTracksCarryTheSizesTheExportDrawsAt() {
+        let sides = [159.6, 158.9, 159.0, 159.4, 158.7, 159.8, 158.8]
+        let tracks = ClipTracks(frames: sides.enumerated().map { frame($0.offset, [(1, $0.element)]) }, width: 640, height: 360, frameRate: 30)
+        let held = tracks.holdingDrawingSizes()
+        let sizes = held.frames.map { $0.faces[0].drawingSize }
+        #expect(sizes == self.sizes(sides).map { Optional($0) })
+        #expect(Set(sizes).count == 1, "\(sizes)")
+        // One frame on its own, as the player draws it: the size held, not its box's rounding.
+        #expect(FaceCompositor.size(ofStep: FaceCompositor.sizeStep(of: 158.7).rounded()) != sizes[4])
+        var again = DrawingSizes()
+        #expect(held.frames.map { again.steady($0).faces[0].drawingSize } == sizes)
+    }
 }
