@@ -91,6 +91,10 @@ void sk_frame_read_rgb(const AVFrame *frame, int x, int y, int width, int height
 void sk_frame_write_rgb(AVFrame *frame, int x, int y, int width, int height, const uint8_t *before,
                         const uint8_t *after, int alpha, const sk_yuv_matrix *matrix);
 
+/* Whether the two above may use AVX2 (where the processor has it; on by default): they give
+ * the same bytes either way. Returns whether they now do. For tests. */
+int sk_frame_use_vector_instructions(int on);
+
 /* Turns an 8-bit planar frame clockwise by quarter_turns (1...3) into dst, which has the same
  * pixel format, its buffers allocated, and the turned size. */
 void sk_frame_rotate(const AVFrame *src, AVFrame *dst, int quarter_turns);
