@@ -1,38 +1,5 @@
 import Vips
 
-/// A rectangle of whole pixels.
-public struct PixelRect: Sendable, Equatable, Hashable, CustomStringConvertible {
-    public var x: Int
-    public var y: Int
-    public var width: Int
-    public var height: Int
-
-    public init(x: Int, y: Int, width: Int, height: Int) {
-        self.x = x; self.y = y; self.width = width; self.height = height
-    }
-
-    public var maxX: Int { x + width }
-    public var maxY: Int { y + height }
-    public var area: Int { width * height }
-    public var description: String { "\(width)×\(height) at (\(x), \(y))" }
-
-    public func intersects(_ other: PixelRect) -> Bool {
-        x < other.maxX && other.x < maxX && y < other.maxY && other.y < maxY
-    }
-
-    /// The smallest rectangle holding both.
-    public func union(_ other: PixelRect) -> PixelRect {
-        let x0 = min(x, other.x), y0 = min(y, other.y)
-        return PixelRect(x: x0, y: y0, width: max(maxX, other.maxX) - x0, height: max(maxY, other.maxY) - y0)
-    }
-
-    /// Grown by `margin` on every side, then clipped to `width` × `height`.
-    public func grown(by margin: Int, within width: Int, _ height: Int) -> PixelRect {
-        let x0 = max(0, x - margin), y0 = max(0, y - margin)
-        return PixelRect(x: x0, y: y0, width: min(width, maxX + margin) - x0, height: min(height, maxY + margin) - y0)
-    }
-}
-
 /// Packed 8-bit RGB pixels, row after row (R, G, B byte order): what the face networks read.
 /// Regions are read in place, so the tiles of an image cost no copies.
 public struct RGBPixels: Sendable {

@@ -9,7 +9,7 @@ final class TrackPictures: Sendable {
     struct Picture: Sendable {
         var pixels: [UInt8]
         /// Where the picture was cut from, in frame pixels.
-        var region: Region
+        var region: PixelRect
         /// The face's box and landmarks on that frame.
         var box: FaceBox
         var landmarks: [Point]
@@ -45,7 +45,7 @@ final class TrackPictures: Sendable {
     }
 
     static func picture(_ box: FaceBox, landmarks: [Point], from frame: VideoFrame, quality: Double) -> Picture? {
-        guard let region = Region(enclosing: box.grown(by: 1.8), in: (frame.width, frame.height)) else { return nil }
+        guard let region = PixelRect(evenCornersAround: box.grown(by: 1.8), in: (frame.width, frame.height)) else { return nil }
         let pixels = frame.rgb(x: region.x, y: region.y, width: region.width, height: region.height)
         return Picture(pixels: pixels, region: region, box: box, landmarks: landmarks, frame: frame.index, quality: quality)
     }

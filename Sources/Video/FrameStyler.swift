@@ -42,7 +42,7 @@ public struct FrameStyler: Sendable {
         if compositor.options.background != nil {
             var whole = self
             whole.compositor.backdrop = backdrop
-            try whole.draw(faces, region: Region(x: 0, y: 0, width: bounds.width, height: bounds.height), into: frame, wholeFrame: true)
+            try whole.draw(faces, region: PixelRect(x: 0, y: 0, width: bounds.width, height: bounds.height), into: frame, wholeFrame: true)
             return
         }
         for (region, members) in groups(faces, in: bounds, scale: 1) {
@@ -53,15 +53,15 @@ public struct FrameStyler: Sendable {
     /// The faces that change pixels, in groups whose regions overlap, each with the region it
     /// is read out over: as far as its faces' styles can reach (the photo path's rule), in a
     /// picture `scale` times the frame's size. Faces left as filmed are not read out at all.
-    private func groups(_ faces: [Face], in bounds: (width: Int, height: Int), scale: Double) -> [(Region, [Face])] {
+    private func groups(_ faces: [Face], in bounds: (width: Int, height: Int), scale: Double) -> [(PixelRect, [Face])] {
         let faces = faces.filter { compositor.changesPixels($0.style) }
         let regions = faces.map { face in
-            Region(enclosing: compositor.reach(of: face.face.box.scaled(x: scale, y: scale),
+            PixelRect(evenCornersAround: compositor.reach(of: face.face.box.scaled(x: scale, y: scale),
                                                landmarks: face.face.landmarks.map { Point(x: $0.x * scale, y: $0.y * scale) },
                                                carrying: face.matte), in: bounds)
         }
-        return Region.overlapGroups(regions).compactMap { group -> (Region, [Face])? in
-            guard let region = group.compactMap({ regions[$0] }).reduce(nil, { (u: Region?, r) in u?.union(r) ?? r }) else { return nil }
+        return PixelRect.overlapGroups(regions, closed: true).compactMap { group -> (PixelRect, [Face])? in
+            guard let region = group.compactMap({ regions[$0] }).reduce(nil, { (u: PixelRect?, r) in u?.union(r) ?? r }) else { return nil }
             return (region, group.map { faces[$0] })
         }
     }
@@ -70,7 +70,7 @@ public struct FrameStyler: Sendable {
     /// style; not over another face of the group drawn there (its box, grown by a fifth: it may
     /// be what stands in front). `region` is in the pixels of a picture `scale` times the
     /// frame's size (the faces and their covers are in the frame's).
-    static func cut(_ after: inout [UInt8], before: [UInt8], faces: [Face], region: Region, scale: Double = 1) {
+    static func cut(_ after: inout [UInt8], before: [UInt8], faces: [Face], region: PixelRect, scale: Double = 1) {
         let covered = faces.indices.filter { faces[$0].face.cover != nil }
         let boxes = faces.map { $0.face.box.grown(by: 1.2) }
         for row in 0..<region.height {
@@ -95,7 +95,7 @@ public struct FrameStyler: Sendable {
         }
     }
 
-    private func draw(_ faces: [Face], region: Region, into frame: VideoFrame, wholeFrame: Bool) throws {
+    private func draw(_ faces: [Face], region: PixelRect, into frame: VideoFrame, wholeFrame: Bool) throws {
         let before = frame.rgb(x: region.x, y: region.y, width: region.width, height: region.height)
         let after = try drawn(faces, region: region, before: before, wholeFrame: wholeFrame, scale: 1)
         try frame.write(rgb: after, before: before, x: region.x, y: region.y, width: region.width, height: region.height,
@@ -109,7 +109,7 @@ public struct FrameStyler: Sendable {
     public func draw(_ faces: [Face], on picture: VipsImage, scale: Double) throws -> VipsImage {
         let bounds = (width: picture.width, height: picture.height)
         if compositor.options.background != nil {
-            let whole = Region(x: 0, y: 0, width: bounds.width, height: bounds.height)
+            let whole = PixelRect(x: 0, y: 0, width: bounds.width, height: bounds.height)
             let after = try drawn(faces, region: whole, before: picture.pixels(), wholeFrame: true, scale: scale)
             return try VipsImage.fromPixels(after, width: bounds.width, height: bounds.height, bands: 3).reinterpreted(as: .srgb)
         }
@@ -157,7 +157,7 @@ public struct FrameStyler: Sendable {
 
     /// The drawing of `faces` over `region` (`before`: its RGB pixels) of a picture `scale`
     /// times the frame's size.
-    private func drawn(_ faces: [Face], region: Region, before: [UInt8], wholeFrame: Bool, scale: Double) throws -> [UInt8] {
+    private func drawn(_ faces: [Face], region: PixelRect, before: [UInt8], wholeFrame: Bool, scale: Double) throws -> [UInt8] {
         let image = try VipsImage.fromPixels(before, width: region.width, height: region.height, bands: 3)
         let dx = Double(region.x), dy = Double(region.y)
         // Faces fading in or out: with a background style the whole frame is one drawing, so

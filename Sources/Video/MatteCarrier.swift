@@ -126,7 +126,7 @@ public final class MatteCarrier: @unchecked Sendable {  // used by one stage alo
 
     /// The face's surroundings copied out of the frame now, cut when first drawn.
     private func cut(_ face: TrackedFace, among faces: [TrackedFace], on frame: some MatteSource) -> CarriedMatte? {
-        guard let region = Region(enclosing: compositor.reach(of: face.box, landmarks: face.landmarks), in: (frame.width, frame.height)) else { return nil }
+        guard let region = PixelRect(evenCornersAround: compositor.reach(of: face.box, landmarks: face.landmarks), in: (frame.width, frame.height)) else { return nil }
         let pixels = frame.rgb(x: region.x, y: region.y, width: region.width, height: region.height)
         let dx = Double(region.x), dy = Double(region.y)
         func local(_ f: TrackedFace) -> StyledFace {

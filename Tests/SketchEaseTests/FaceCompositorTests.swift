@@ -95,7 +95,7 @@ import Vips
         let a = FaceBox(x: 100, y: 100, width: 120, height: 150)
         let b = FaceBox(x: 190, y: 110, width: 120, height: 150)
         let ra = try #require(PixelRect(enclosing: a.grown(by: 1.3))), rb = try #require(PixelRect(enclosing: b.grown(by: 1.3)))
-        let groups = FaceCompositor.overlapGroups([ra, rb,
+        let groups = PixelRect.overlapGroups([ra, rb,
                                                    PixelRect(x: 450, y: 500, width: 20, height: 20)])
         #expect(groups == [[0, 1], [2]])
         let compositor = FaceCompositor()
@@ -121,7 +121,7 @@ import Vips
         let rects = ([corner] + diagonal).compactMap { PixelRect(enclosing: compositor.reach(of: $0)) }
         #expect(!rects[0].intersects(rects[1]) && !rects[0].intersects(rects[2]) && rects[1].intersects(rects[2]))
         #expect(rects[1].union(rects[2]).intersects(rects[0]))
-        #expect(FaceCompositor.overlapGroups(rects) == [[0], [1, 2]])
+        #expect(PixelRect.overlapGroups(rects) == [[0], [1, 2]])
         let pencil = try FaceStyle.named("pencil")
         let outs = try [[corner] + diagonal, diagonal + [corner]].map { order in
             try compositor.render(photo.rgb, faces: order.map { StyledFace(box: $0, style: pencil) })

@@ -55,7 +55,7 @@ public struct FaceCompositor: Sendable {
         let backdrop = try background(for: image, faces: regions.map(\.0))
         // Side by side (`sideBySide`) or one after another, the groups are put in in order, so
         // the result does not depend on which finished first.
-        let groups = Self.overlapGroups(regions.map(\.1))
+        let groups = PixelRect.overlapGroups(regions.map(\.1))
         let drawn = Mutex<[Result<(VipsImage, PixelRect), any Error>?]>(Array(repeating: nil, count: groups.count))
         let drawOne: @Sendable (Int) -> Void = { i in
             let result = Result { try drawGroup(groups[i].map { regions[$0] }, image: image, backdrop: backdrop) }
@@ -102,7 +102,7 @@ public struct FaceCompositor: Sendable {
     public func regionMask(_ image: VipsImage, faces: [StyledFace]) throws -> VipsImage {
         let regions = placed(faces, in: image)
         var out = try VipsImage.solid(width: image.width, height: image.height, pixel: [0])
-        for group in Self.overlapGroups(regions.map(\.1)) {
+        for group in PixelRect.overlapGroups(regions.map(\.1)) {
             let members = group.map { regions[$0] }
             let rect = members.map(\.1).reduce(members[0].1) { $0.union($1) }
             let crop = try image.crop(x: rect.x, y: rect.y, width: rect.width, height: rect.height)
@@ -425,24 +425,6 @@ public struct FaceCompositor: Sendable {
         return masks.count == 1 ? masks[0] : try VipsImage.bandrank(masks, index: masks.count - 1)
     }
 
-    /// Indices of regions, grouped so that overlapping regions (transitively) share a group.
-    static func overlapGroups(_ rects: [PixelRect]) -> [[Int]] {
-        var parent = Array(rects.indices)
-        func root(_ i: Int) -> Int {
-            var i = i
-            while parent[i] != i { parent[i] = parent[parent[i]]; i = parent[i] }
-            return i
-        }
-        for i in rects.indices {
-            for j in rects.indices where j > i && rects[i].intersects(rects[j]) {
-                parent[root(j)] = root(i)
-            }
-        }
-        var groups: [Int: [Int]] = [:]
-        for i in rects.indices { groups[root(i), default: []].append(i) }
-        return groups.values.sorted { $0[0] < $1[0] }
-    }
-
     /// The seed of a face's textures, so they do not change between renders: the one place
     /// seeds are made (from the face's position).
     static func seed(for face: StyledFace) -> Int {
@@ -461,39 +443,5 @@ extension FaceRegion {
         let dx = Double(rect.x), dy = Double(rect.y)
         self.init(x: box.x - dx, y: box.y - dy, width: box.width, height: box.height,
                   landmarks: landmarks.map { SIMD2($0.x - dx, $0.y - dy) })
-    }
-}
-
-/// An integer pixel rectangle.
-struct PixelRect: Equatable {
-    var x: Int, y: Int, width: Int, height: Int
-
-    init(x: Int, y: Int, width: Int, height: Int) {
-        self.x = x; self.y = y; self.width = width; self.height = height
-    }
-
-    /// The smallest pixel rectangle containing `box`; nil for a box that is not usable
-    /// (non-finite, empty or absurdly far out), which no pixel rectangle can hold.
-    init?(enclosing box: FaceBox) {
-        guard box.isUsable else { return nil }
-        let x0 = Int(box.x.rounded(.down)), y0 = Int(box.y.rounded(.down))
-        let x1 = Int(box.maxX.rounded(.up)), y1 = Int(box.maxY.rounded(.up))
-        self.init(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
-    }
-
-    var maxX: Int { x + width }
-    var maxY: Int { y + height }
-
-    func clipped(to other: PixelRect) -> PixelRect? {
-        let x0 = max(x, other.x), y0 = max(y, other.y)
-        let x1 = min(maxX, other.maxX), y1 = min(maxY, other.maxY)
-        return x1 > x0 && y1 > y0 ? PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0) : nil
-    }
-
-    func intersects(_ other: PixelRect) -> Bool { clipped(to: other) != nil }
-
-    func union(_ other: PixelRect) -> PixelRect {
-        let x0 = min(x, other.x), y0 = min(y, other.y)
-        return PixelRect(x: x0, y: y0, width: max(maxX, other.maxX) - x0, height: max(maxY, other.maxY) - y0)
     }
 }
