@@ -364,7 +364,8 @@ async function share() {
   if (!state) return;
   try {
     const blob = await api.getBlob('/api/download', { photo: state.photo });
-    const file = new File([blob], state.output.split('/').pop(), { type: 'image/png' });
+    // The export's own type (`--format`: PNG, JPEG or WebP), as the server answers it.
+    const file = new File([blob], state.output.split('/').pop(), { type: blob.type || 'image/png' });
     await navigator.share({ files: [file], title: state.name });
   } catch (error) {
     if (error.name !== 'AbortError') toast(`Could not share: ${error.message}`, { error: true });
