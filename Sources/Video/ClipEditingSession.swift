@@ -46,8 +46,7 @@ public final class ClipEditingSession: FaceEditingSession {
         self.progress = progress
         self.seen = seen
         source = MediaSource(path: file.path)
-        let format = OutputFormat(rawValue: settings.format) ?? .mp4
-        exportPath = (outputFolder as NSString).appendingPathComponent(file.outputStem + "." + format.fileExtension)
+        exportPath = (outputFolder as NSString).appendingPathComponent(file.outputStem + "." + settings.encoding.format.fileExtension)
         do { fingerprint = try SourceFingerprint.of(file: file.path) } catch { throw MediaError(path: file.path, reason: .notReadable) }
         let sessionPath = SessionFile.path(forExport: exportPath)
         let saved: SessionFile?
@@ -97,17 +96,8 @@ public final class ClipEditingSession: FaceEditingSession {
                                       settings: clip, pixelLimit: pixelLimit, progress: progress)
     }
 
-    private var tracking: TrackerSettings {
-        TrackerSettings(maxMiss: settings.maxMiss, fade: settings.fade, detectEvery: settings.detectEvery)
-    }
-
-    private var encoding: EncodingSettings {
-        EncodingSettings(format: OutputFormat(rawValue: settings.format) ?? .mp4, crf: settings.crf, preset: settings.preset,
-                         keepMetadata: settings.keepMetadata)
-    }
-
     private func renderer(styles: TrackStyles = TrackStyles(others: nil)) -> ClipRenderer {
-        let options = ClipOptions(detection: detection, tracking: tracking, render: history.rendering(render), encoding: encoding,
+        let options = ClipOptions(detection: detection, tracking: settings.tracking, render: history.rendering(render), encoding: settings.encoding,
                                   styles: styles, overwrite: true, pixelLimit: pixelLimit)
         let detector = self.detector
         return ClipRenderer(options: options) { detector }

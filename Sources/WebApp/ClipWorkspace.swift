@@ -40,9 +40,7 @@ final class ClipWorkspace: @unchecked Sendable {
         self.settings = settings
         let frames = FrameStore(side: Self.frameSide)
         self.frames = frames
-        let tracking = TrackerSettings()
-        let clip = ClipSessionSettings(maxMiss: tracking.maxMiss, fade: tracking.fade, detectEvery: tracking.detectEvery, format: "mp4",
-                                       crf: EncodingSettings.defaultCRF, preset: EncodingSettings.defaultPreset, keepMetadata: false)
+        let clip = ClipSessionSettings(tracking: TrackerSettings())
         session = try ClipEditingSession(file: entry.file, outputFolder: settings.outputFolder, detector: detector,
                                          detection: settings.detection, render: settings.render, settings: clip,
                                          pixelLimit: settings.pixelLimit, progress: progress,

@@ -55,9 +55,7 @@ struct EditCommand: ParsableCommand {
         let settings = EditorLoop.Settings(
             outputFolder: out, defaultStyle: try style.style(), detection: detection.options, render: try style.renderOptions(),
             export: export.options(overwrite: true), compare: compare, pixelLimit: limits.maxPixels,
-            clip: ClipSessionSettings(maxMiss: tracking.maxMiss, fade: tracking.fade, detectEvery: tracking.detectEvery,
-                                      format: "mp4", crf: EncodingSettings.defaultCRF, preset: EncodingSettings.defaultPreset,
-                                      keepMetadata: false))
+            clip: ClipSessionSettings(tracking: tracking.settings))
         // Before any photo is opened: edits are saved as they are made, so the folder must take files.
         try Terminal.failing { try OutputFolder.prepare(out) }
         let collection = input.collect(outputFolders: [out], outputSuffix: settings.export.format.fileExtension)
