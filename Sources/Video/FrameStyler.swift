@@ -57,8 +57,8 @@ public struct FrameStyler: Sendable {
         let faces = faces.filter { compositor.changesPixels($0.style) }
         let regions = faces.map { face in
             PixelRect(evenCornersAround: compositor.reach(of: face.face.box.scaled(x: scale, y: scale),
-                                               landmarks: face.face.landmarks.map { Point(x: $0.x * scale, y: $0.y * scale) },
-                                               carrying: face.matte), in: bounds)
+                                                          landmarks: face.face.landmarks.map { Point(x: $0.x * scale, y: $0.y * scale) },
+                                                          carrying: face.matte), in: bounds)
         }
         return PixelRect.overlapGroups(regions, closed: true).compactMap { group -> (PixelRect, [Face])? in
             guard let region = group.compactMap({ regions[$0] }).reduce(nil, { (u: PixelRect?, r) in u?.union(r) ?? r }) else { return nil }
