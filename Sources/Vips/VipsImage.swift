@@ -234,13 +234,13 @@ extension VipsImage {
     /// `compression` is zlib's level, 0 (none) to 9.
     public func savePNG(path: String, compression: Int = 6, rowFilter: PNGRowFilter = .none,
                         strip: Bool = true) throws {
-        _ = try VipsCall("pngsave", [
+        _ = try FileErrors.attributed { try VipsCall("pngsave", [
             "in": .image(self),
             "filename": .string(path),
             "compression": .int(compression),
             "filter": .nick(rowFilter.rawValue),
             "strip": .bool(strip),
-        ])
+        ]) }
     }
 
     /// The image encoded in memory, in the format a file suffix names, with libvips' save
@@ -257,25 +257,25 @@ extension VipsImage {
     /// Writes a baseline JPEG at `quality` (1...100), chroma subsampled as cameras do.
     /// `strip` drops every metadata field.
     public func saveJPEG(path: String, quality: Int, strip: Bool = true) throws {
-        _ = try VipsCall("jpegsave", [
+        _ = try FileErrors.attributed { try VipsCall("jpegsave", [
             "in": .image(strip ? removingAllMetadata() : self),
             "filename": .string(path),
             "Q": .int(quality),
             "optimize_coding": .bool(true),
             "strip": .bool(strip),
-        ])
+        ]) }
     }
 
     /// Writes a lossy WebP at `quality` (1...100; alpha is kept). Careful: libvips 8.14.1's WebP
     /// writer ignores `strip` and always writes an EXIF chunk (SketchEase's exporter takes it
     /// out afterwards); the fields are at least removed from the image first.
     public func saveWebP(path: String, quality: Int, strip: Bool = true) throws {
-        _ = try VipsCall("webpsave", [
+        _ = try FileErrors.attributed { try VipsCall("webpsave", [
             "in": .image(strip ? removingAllMetadata() : self),
             "filename": .string(path),
             "Q": .int(quality),
             "strip": .bool(strip),
-        ])
+        ]) }
     }
 
     /// Writes in the format the file name's suffix names (for tests and tools).
@@ -283,7 +283,7 @@ extension VipsImage {
         guard let saver = vips_foreign_find_save(path) else {
             throw VipsError.takeFromLibvips(operation: "save")
         }
-        _ = try VipsCall(String(cString: saver), ["in": .image(self), "filename": .string(path)])
+        _ = try FileErrors.attributed { try VipsCall(String(cString: saver), ["in": .image(self), "filename": .string(path)]) }
     }
 }
 

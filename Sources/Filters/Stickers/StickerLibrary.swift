@@ -59,27 +59,33 @@ public enum StickerLibrary {
     /// Any readable image, as 8-bit sRGB plus alpha, decoded into memory.
     private static func load(_ path: String) throws -> VipsImage {
         do {
-            var image = try VipsImage.load(path: path)
-            // Four 16-bit channels a pixel at most, as for photos: refuse wider files unread.
-            let pixels = image.width * image.height
-            guard pixels <= maxStickerPixels, image.bands * image.bytesPerSample <= 8 else {
-                throw VipsError(operation: "sticker", message: "too large to be a sticker (\(image.width)×\(image.height) pixels of \(image.bands) "
-                                + "\(image.bytesPerSample * 8)-bit channels; at most \(maxStickerPixels) pixels of up to four 16-bit channels)")
-            }
-            if image.interpretation != .srgb || image.format != .uchar {
-                image = try image.colourspace(.srgb)
-            }
-            if image.format != .uchar { image = try image.cast(.uchar) }
-            if image.bands == 3 {
-                image = try image.bandjoin(VipsImage.solid(width: image.width, height: image.height, pixel: [255]))
-            }
-            guard image.bands == 4 else {
-                throw VipsError(operation: "sticker", message: "expected RGB or RGBA, got \(image.bands) bands")
-            }
-            return try VipsImage.fromPixels(try image.pixels(), width: image.width, height: image.height, bands: 4)
-                .reinterpreted(as: .srgb)
+            // Read with its own error message (`FileErrors`).
+            return try FileErrors.attributed { try decoded(path) }
         } catch let error as VipsError {
             throw FilterError.invalidParameter("stickers: \(path): cannot use this picture (\(error.message))")
         }
+    }
+
+    /// The picture as 8-bit sRGB plus alpha, in memory; too large or too many bands is an error.
+    private static func decoded(_ path: String) throws -> VipsImage {
+        var image = try VipsImage.load(path: path)
+        // Four 16-bit channels a pixel at most, as for photos: refuse wider files unread.
+        let pixels = image.width * image.height
+        guard pixels <= maxStickerPixels, image.bands * image.bytesPerSample <= 8 else {
+            throw VipsError(operation: "sticker", message: "too large to be a sticker (\(image.width)×\(image.height) pixels of \(image.bands) "
+                            + "\(image.bytesPerSample * 8)-bit channels; at most \(maxStickerPixels) pixels of up to four 16-bit channels)")
+        }
+        if image.interpretation != .srgb || image.format != .uchar {
+            image = try image.colourspace(.srgb)
+        }
+        if image.format != .uchar { image = try image.cast(.uchar) }
+        if image.bands == 3 {
+            image = try image.bandjoin(VipsImage.solid(width: image.width, height: image.height, pixel: [255]))
+        }
+        guard image.bands == 4 else {
+            throw VipsError(operation: "sticker", message: "expected RGB or RGBA, got \(image.bands) bands")
+        }
+        return try VipsImage.fromPixels(try image.pixels(), width: image.width, height: image.height, bands: 4)
+            .reinterpreted(as: .srgb)
     }
 }

@@ -148,12 +148,15 @@ public struct ChromaKeyFilter: SketchFilter {
         guard FileManager.default.isReadableFile(atPath: path) else {
             throw FilterError.invalidParameter("image=\(path): no readable file there")
         }
-        var picture: VipsImage
+        let picture: VipsImage
         do {
-            picture = try VipsImage.load(path: path).autorotated()
-            if picture.hasAlpha { picture = try picture.flattened(background: colour) }
-            if picture.interpretation != .srgb || picture.bands < 3 { picture = try picture.colourspace(.srgb) }
-            picture = try picture.extractBands(0, count: 3).cast(.uchar).inMemory()
+            // Read with its own error message (`FileErrors`), decoded here, not while drawing.
+            picture = try FileErrors.attributed {
+                var picture = try VipsImage.load(path: path).autorotated()
+                if picture.hasAlpha { picture = try picture.flattened(background: colour) }
+                if picture.interpretation != .srgb || picture.bands < 3 { picture = try picture.colourspace(.srgb) }
+                return try picture.extractBands(0, count: 3).cast(.uchar).inMemory()
+            }
         } catch let error as VipsError {
             let clip = ["mp4", "mov", "mkv", "webm", "avi", "m4v"].contains((path as NSString).pathExtension.lowercased())
             throw FilterError.invalidParameter("image=\(path): " + (clip ? "a clip is a background for `sketchease video` only" : error.message))

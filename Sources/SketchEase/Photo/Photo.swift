@@ -33,7 +33,7 @@ public struct Photo: Sendable {
     public static func load(path: String, pixelLimit: Int = defaultPixelLimit) throws -> Photo {
         try inspect(path: path, pixelLimit: pixelLimit)
         do {
-            let decoded = try InputErrors.attributed { try VipsImage.load(path: path, sequential: true).inMemory() }
+            let decoded = try FileErrors.attributed { try VipsImage.load(path: path, sequential: true).inMemory() }
             return try Photo(image: decoded, path: path)
         } catch let error as VipsError {
             throw PhotoError(path: path, reason: VideoContainer.at(path) != nil ? classify(error, path: path) : .corrupt(error.message))
@@ -47,7 +47,7 @@ public struct Photo: Sendable {
         try checkReadable(path)
         let header: VipsImage
         do {
-            header = try InputErrors.attributed { try VipsImage.load(path: path) }
+            header = try FileErrors.attributed { try VipsImage.load(path: path) }
         } catch let error as VipsError {
             throw PhotoError(path: path, reason: classify(error, path: path))
         }
