@@ -27,11 +27,6 @@ import Vips
         return (plain, vector)
     }
 
-    /// How many bytes differ (all of them where the sizes do).
-    static func differing(_ a: [UInt8], _ b: [UInt8]) -> Int {
-        a.count == b.count ? zip(a, b).filter { $0 != $1 }.count : max(a.count, b.count)
-    }
-
     @Test(arguments: [(1.0, 0.5, 1.5), (3.0, 0.5, 3.0), (2.0, 1.2, 2.5)])
     func vectorLinesAreTheSameBytes(flowSigma: Double, lineSigma: Double, flowLength: Double) throws {
         let grey = try FilterBench.faceCrop().colourspace(.bw).extractBands(0).cast(.uchar)
@@ -41,7 +36,7 @@ import Vips
         }
         #expect(plain.count == grey.width * grey.height)
         #expect(plain.contains { $0 < 128 }, "some ink")
-        for other in vector { #expect(Self.differing(plain, other) == 0, "pixels differ") }
+        for other in vector { #expect(PixelStats.differingBytes(plain, other) == 0, "pixels differ") }
     }
 
     @Test(arguments: [(6.0, 1.0), (9.0, 1.1), (14.0, 1.6)])
@@ -52,14 +47,14 @@ import Vips
             try PortraitOperations.pencilStrokes(grey, length: length, width: width, gain: 1.3, faces: [face]).pixels()
         }
         #expect(plain.contains { $0 < 128 }, "some strokes")
-        for other in vector { #expect(Self.differing(plain, other) == 0, "pixels differ") }
+        for other in vector { #expect(PixelStats.differingBytes(plain, other) == 0, "pixels differ") }
     }
 
     @Test(arguments: [200.0, 60.0])
     func aPencilFaceIsTheSameBytes(faceSize: Double) throws {
         let crop = try FilterBench.faceCrop()
         let (plain, vector) = try Self.everyWay { try FilterBench.render("pencil", crop, faceSize: faceSize).pixels() }
-        for other in vector { #expect(Self.differing(plain, other) == 0, "bytes differ") }
+        for other in vector { #expect(PixelStats.differingBytes(plain, other) == 0, "bytes differ") }
     }
 
     /// A reduction by area of every kind the styles make (RGB and grey; a scale that is not a
@@ -72,7 +67,7 @@ import Vips
             let width = max(1, Int((Double(image.width) * scale).rounded())), height = max(1, Int((Double(image.height) * scale).rounded()))
             let (plain, vector) = try Self.everyWay { try PortraitOperations.resampled(image, width: width, height: height).pixels() }
             #expect(plain.count == width * height * image.bands)
-            for other in vector { #expect(Self.differing(plain, other) == 0, "\(image.bands) bands at \(scale): bytes differ") }
+            for other in vector { #expect(PixelStats.differingBytes(plain, other) == 0, "\(image.bands) bands at \(scale): bytes differ") }
         }
     }
 
@@ -83,7 +78,7 @@ import Vips
         let drawing = try FilterBench.render("pencil", crop)
         let (plain, vector) = try Self.everyWay { try ToneMatch.apply(drawing, like: crop, reach: reach).pixels() }
         #expect(plain.count == crop.width * crop.height * 3)
-        for other in vector { #expect(Self.differing(plain, other) == 0, "bytes differ") }
+        for other in vector { #expect(PixelStats.differingBytes(plain, other) == 0, "bytes differ") }
     }
 
     /// A texture tile at a short, a middle and a long stroke (a size that is not a power of two,
@@ -95,6 +90,6 @@ import Vips
         }
         #expect(plain.count == 203 * 157)
         #expect(plain.contains { $0 < 128 }, "some strokes")
-        for other in vector { #expect(Self.differing(plain, other) == 0, "bytes differ") }
+        for other in vector { #expect(PixelStats.differingBytes(plain, other) == 0, "bytes differ") }
     }
 }

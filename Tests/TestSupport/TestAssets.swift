@@ -55,4 +55,14 @@ public enum PixelStats {
     public static func maxAbsoluteDifference(_ a: VipsImage, _ b: VipsImage) throws -> Double {
         try a.cast(.float).subtract(b.cast(.float)).absolute().maximum()
     }
+
+    /// How many bytes of two buffers differ (all of them where the sizes do); equal buffers
+    /// are told apart by one comparison of their memory.
+    public static func differingBytes(_ a: [UInt8], _ b: [UInt8]) -> Int {
+        guard a.count == b.count else { return max(a.count, b.count) }
+        let same = a.withUnsafeBufferPointer { a in
+            b.withUnsafeBufferPointer { b in a.isEmpty || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 }
+        }
+        return same ? 0 : zip(a, b).filter { $0 != $1 }.count
+    }
 }

@@ -1,6 +1,5 @@
 import CAV
 import FFmpeg
-import Foundation
 import Testing
 import TestSupport
 
@@ -34,15 +33,7 @@ import TestSupport
         for (x, y, width, height) in Self.rectangles {
             let (plain, vector) = Self.bothWays { frame.rgb(x: x, y: y, width: width, height: height) }
             guard let vector else { return }
-            #expect(Self.differing(plain, vector) == 0, "\(width)×\(height) at (\(x), \(y))")
-        }
-    }
-
-    /// How many bytes differ (all of them where the sizes do).
-    static func differing(_ a: [UInt8], _ b: [UInt8]) -> Int {
-        guard a.count == b.count else { return max(a.count, b.count) }
-        return a.withUnsafeBufferPointer { a in
-            b.withUnsafeBufferPointer { b in memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 ? 0 : zip(a, b).filter { $0 != $1 }.count }
+            #expect(PixelStats.differingBytes(plain, vector) == 0, "\(width)×\(height) at (\(x), \(y))")
         }
     }
 
@@ -79,9 +70,9 @@ import TestSupport
                 return copy.rgb(x: 0, y: y, width: copy.width, height: height) + (max(0, y - 2)..<min(copy.height, y + height + 2)).flatMap { copy.lumaRow($0) }
             }
             guard let vector else { return }
-            #expect(Self.differing(plain, vector) == 0, "\(width)×\(height) at (\(x), \(y))")
+            #expect(PixelStats.differingBytes(plain, vector) == 0, "\(width)×\(height) at (\(x), \(y))")
             let untouched = frame.rgb(x: 0, y: y, width: frame.width, height: height)
-            #expect(Self.differing(Array(plain.prefix(untouched.count)), untouched) > 0, "the drawing was written")
+            #expect(PixelStats.differingBytes(Array(plain.prefix(untouched.count)), untouched) > 0, "the drawing was written")
         }
     }
 }
