@@ -21,7 +21,12 @@ final class WebDriver: @unchecked Sendable {
         self.downloads = downloads
         port = try Self.freePort()
         // chromedriver and the browsers it starts share its process group: quit() ends them all.
-        driver = try ChildProcess("/usr/bin/chromedriver", ["--port=\(port)"], output: .null, error: .null)
+        // Their profiles and scratch files go to a folder of the test process's own (TMPDIR):
+        // killed at the end, they could not clean up /tmp after themselves.
+        var environment = ProcessInfo.processInfo.environment
+        environment["TMPDIR"] = try TestAssets.temporaryFolder("browser")
+        driver = try ChildProcess("/usr/bin/chromedriver", ["--port=\(port)"], environment: environment,
+                                  output: .null, error: .null)
         var up = false
         for _ in 0..<100 {
             if (try? RawHTTP.request(port: port, path: "/status", timeout: 2))?.status == 200 { up = true; break }
