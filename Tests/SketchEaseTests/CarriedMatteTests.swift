@@ -74,4 +74,42 @@ import Vips
         let placed = try carried.placed(for: FaceBox(x: 500, y: 500, width: 10, height: 10), over: PixelRect(x: 0, y: 0, width: 40, height: 40))
         #expect(try placed.maximum() == 0)
     }
+
+    /// Bilinear sampling written plainly, pixel by pixel: what `CarriedMatte.placed` computes
+    /// (each matte row sampled once and kept for the canvas rows that need it).
+    static func plainlyPlaced(_ matte: [UInt8], width: Int, height: Int, scale: SIMD2<Double>, corner: SIMD2<Double>,
+                              over outWidth: Int, _ outHeight: Int) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: outWidth * outHeight)
+        let x0 = max(0, Int((corner.x - 0.5).rounded(.up))), x1 = min(outWidth, Int((corner.x + Double(width) * scale.x - 0.5).rounded(.up)))
+        let y0 = max(0, Int((corner.y - 0.5).rounded(.up))), y1 = min(outHeight, Int((corner.y + Double(height) * scale.y - 0.5).rounded(.up)))
+        guard x1 > x0, y1 > y0 else { return out }
+        for y in y0..<y1 {
+            let v = min(max((Double(y) + 0.5 - corner.y) / scale.y - 0.5, 0), Double(height - 1))
+            let j = Int(v), fy = Float(v - Double(j)), below = min(j + 1, height - 1)
+            for x in x0..<x1 {
+                let u = min(max((Double(x) + 0.5 - corner.x) / scale.x - 0.5, 0), Double(width - 1))
+                let i = Int(u), fx = Float(u - Double(i)), next = min(i + 1, width - 1)
+                let upper = Float(matte[j * width + i]) * (1 - fx) + Float(matte[j * width + next]) * fx
+                let lower = Float(matte[below * width + i]) * (1 - fx) + Float(matte[below * width + next]) * fx
+                out[y * outWidth + x] = UInt8(upper * (1 - fy) + lower * fy + 0.5)
+            }
+        }
+        return out
+    }
+
+    @Test func placementIsPlainBilinearSamplingToTheByte() throws {
+        var generator = SystemRandomNumberGenerator()
+        for trial in 0..<300 {
+            let width = Int.random(in: 1...40, using: &generator), height = Int.random(in: 1...40, using: &generator)
+            let matte = (0..<(width * height)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            // Shrunk, kept and enlarged, up and down, partly off the canvas.
+            let scale = SIMD2(Double.random(in: 0.3...3, using: &generator), Double.random(in: 0.3...3, using: &generator))
+            let corner = SIMD2(Double.random(in: -30...40, using: &generator), Double.random(in: -30...40, using: &generator))
+            let (outWidth, outHeight) = (Int.random(in: 1...70, using: &generator), Int.random(in: 1...70, using: &generator))
+            let placed = try CarriedMatte.placed(matte, width: width, height: height, scale: scale, corner: corner, over: outWidth, outHeight)
+            let plain = Self.plainlyPlaced(matte, width: width, height: height, scale: scale, corner: corner, over: outWidth, outHeight)
+            #expect(placed == plain, "trial \(trial): \(width)×\(height) at \(corner) × \(scale) on \(outWidth)×\(outHeight)")
+            if placed != plain { break }
+        }
+    }
 }

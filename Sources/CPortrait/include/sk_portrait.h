@@ -272,6 +272,20 @@ int sk_tone_match(const unsigned char *drawing, const unsigned char *photo, int 
 int sk_resample(const unsigned char *in, int width, int height, int bands, int out_width, int out_height,
                 unsigned char *out, char *error, int error_size);
 
+/* `matte` (one band, width x height) scaled by scale_x, scale_y with its top-left corner at
+ * (corner_x, corner_y) of an out_width x out_height canvas, sampled bilinearly at the canvas
+ * pixels' centres (the matte's edge pixels extended to its footprint's edge) into `out`; 0
+ * outside the footprint. A face's matte carried to where its face is on a later frame. */
+int sk_matte_place(const unsigned char *matte, int width, int height, double scale_x, double scale_y,
+                   double corner_x, double corner_y, int out_width, int out_height, unsigned char *out,
+                   char *error, int error_size);
+
+/* `top` (`bands` 1 to 4, width x height) laid over `base` (base_width pixels a row, the same
+ * bands) with its top-left corner at (x, y), through `mask` (one band, width x height; 0 keeps
+ * `base`, 255 takes `top`): each byte (a t + (255 - a) b + 128) / 255, in place in `base`. */
+int sk_blend_through(const unsigned char *top, const unsigned char *mask, int width, int height, int bands,
+                     unsigned char *base, int base_width, int x, int y, char *error, int error_size);
+
 /* The widest vector instructions the drawings may use where the processor has them: 0 none,
  * 1 AVX2, 2 AVX-512 as well (the default). Every way draws the same bytes; for tests and
  * timing. Returns the level now used (at most the one asked for, as far as the processor

@@ -141,6 +141,41 @@ public enum PortraitOperations {
         return try out.reinterpreted(as: space)
     }
 
+    /// `matte` (one band, `width` × `height` bytes) scaled by `scale` with its top-left corner
+    /// at `corner`, sampled bilinearly at the pixel centres of an `outWidth` × `outHeight`
+    /// canvas (the matte's edge pixels extended to its footprint's edge); 0 outside the
+    /// footprint (`sk_matte_place`).
+    public static func placedMatte(_ matte: [UInt8], width: Int, height: Int, scale: SIMD2<Double>, corner: SIMD2<Double>,
+                                   over outWidth: Int, _ outHeight: Int) throws -> [UInt8] {
+        guard outWidth > 0, outHeight > 0 else { return [] }
+        precondition(matte.count >= width * height, "the matte holds width × height bytes")
+        return try made(count: outWidth * outHeight, operation: "matte placement") { out, error, size in
+            sk_matte_place(matte, Int32(width), Int32(height), scale.x, scale.y, corner.x, corner.y,
+                           Int32(outWidth), Int32(outHeight), out, error, size)
+        }
+    }
+
+    /// `top` (`width` × `height` pixels of `bands` bytes) laid over `base` (`baseWidth` pixels
+    /// a row, the same bands) with its top-left corner at (`x`, `y`), through `mask` (one band,
+    /// 0 keeps the base, 255 takes the top): each byte (a t + (255 − a) b + 128) / 255, in
+    /// place (`sk_blend_through`).
+    public static func blend(_ top: [UInt8], through mask: [UInt8], width: Int, height: Int, bands: Int,
+                             over base: inout [UInt8], baseWidth: Int, x: Int, y: Int) throws {
+        precondition(top.count >= width * height * bands && mask.count >= width * height, "top and mask hold the rectangle")
+        precondition(x >= 0 && y >= 0 && x + width <= baseWidth && (y + height) * baseWidth * bands <= base.count,
+                     "the rectangle lies in the base")
+        var message = [CChar](repeating: 0, count: 512)
+        let status = base.withUnsafeMutableBufferPointer { out in
+            message.withUnsafeMutableBufferPointer {
+                sk_blend_through(top, mask, Int32(width), Int32(height), Int32(bands), out.baseAddress, Int32(baseWidth),
+                                 Int32(x), Int32(y), $0.baseAddress, 512)
+            }
+        }
+        guard status == 0 else {
+            throw OpenCVError(operation: "blend", message: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+    }
+
     /// A seeded pencil tone texture (one band, 8-bit): graphite strokes slanted about `angle` degrees.
     static func pencilTexture(width: Int, height: Int, length: Double, strokeWidth: Double, angle: Double, seed: Int) throws -> VipsImage {
         try output(width: width, height: height, bands: 1, operation: "pencil texture") { out, error, size in

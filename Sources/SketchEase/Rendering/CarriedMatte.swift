@@ -59,13 +59,14 @@ public final class CarriedMatte: @unchecked Sendable {
     /// The matte moved and scaled from the box it was cut for to `box`, over `rect` (both in
     /// the coordinates of the picture being drawn): 0 where the carried matte does not reach.
     ///
-    /// Resampled (bilinear, at the box's exact position) straight into the rectangle's bytes:
-    /// as libvips operations (a resize and an embed) a placement cost ~5 ms a face, nearly all of
-    /// it setting up a pipeline for an image of a few hundred pixels across.
+    /// Resampled (bilinear, at the box's exact position) straight into the rectangle's bytes
+    /// (`sk_matte_place`): as libvips operations (a resize and an embed) a placement cost ~5 ms
+    /// a face, nearly all of it setting up a pipeline for an image of a few hundred pixels
+    /// across; in Swift, pixel by pixel, ~0.3 ms a face-frame of a 1080p clip.
     func placed(for box: FaceBox, over rect: PixelRect) throws -> VipsImage {
         let (cut, source) = try cut()
         let sx = box.width / cut.box.width, sy = box.height / cut.box.height
-        let out = Self.placed(source, width: cut.matte.width, height: cut.matte.height, scale: SIMD2(sx, sy),
+        let out = try Self.placed(source, width: cut.matte.width, height: cut.matte.height, scale: SIMD2(sx, sy),
                               // Where the matte's corner lands relative to the box, as it did where it was cut.
                               corner: SIMD2(box.x + (Double(cut.x) - cut.box.x) * sx - Double(rect.x),
                                             box.y + (Double(cut.y) - cut.box.y) * sy - Double(rect.y)),
@@ -77,36 +78,9 @@ public final class CarriedMatte: @unchecked Sendable {
     /// `corner`, sampled at the centres of a `outWidth` × `outHeight` canvas's pixels (bilinear,
     /// the matte's edge pixels extended up to its footprint's edge): 0 outside the footprint.
     static func placed(_ matte: [UInt8], width: Int, height: Int, scale: SIMD2<Double>, corner: SIMD2<Double>,
-                       over outWidth: Int, _ outHeight: Int) -> [UInt8] {
-        var out = [UInt8](repeating: 0, count: outWidth * outHeight)
-        guard width > 0, height > 0, scale.x > 0, scale.y > 0 else { return out }
-        // The canvas pixels whose centres fall inside the scaled matte.
-        let x0 = max(0, Int((corner.x - 0.5).rounded(.up))), x1 = min(outWidth, Int((corner.x + Double(width) * scale.x - 0.5).rounded(.up)))
-        let y0 = max(0, Int((corner.y - 0.5).rounded(.up))), y1 = min(outHeight, Int((corner.y + Double(height) * scale.y - 0.5).rounded(.up)))
-        guard x1 > x0, y1 > y0 else { return out }
-        // Each canvas column's two matte columns and the weight of the second.
-        var left = [Int](repeating: 0, count: x1 - x0), right = left, along = [Float](repeating: 0, count: x1 - x0)
-        for x in x0..<x1 {
-            let u = min(max((Double(x) + 0.5 - corner.x) / scale.x - 0.5, 0), Double(width - 1))
-            let i = Int(u)
-            left[x - x0] = i; right[x - x0] = min(i + 1, width - 1); along[x - x0] = Float(u - Double(i))
-        }
-        matte.withUnsafeBufferPointer { m in
-            out.withUnsafeMutableBufferPointer { o in
-                for y in y0..<y1 {
-                    let v = min(max((Double(y) + 0.5 - corner.y) / scale.y - 0.5, 0), Double(height - 1))
-                    let j = Int(v), fy = Float(v - Double(j))
-                    let top = j * width, bottom = min(j + 1, height - 1) * width, row = y * outWidth
-                    for k in 0..<(x1 - x0) {
-                        let fx = along[k]
-                        let upper = Float(m[top + left[k]]) * (1 - fx) + Float(m[top + right[k]]) * fx
-                        let lower = Float(m[bottom + left[k]]) * (1 - fx) + Float(m[bottom + right[k]]) * fx
-                        o[row + x0 + k] = UInt8(upper * (1 - fy) + lower * fy + 0.5)
-                    }
-                }
-            }
-        }
-        return out
+                       over outWidth: Int, _ outHeight: Int) throws -> [UInt8] {
+        try PortraitOperations.placedMatte(matte, width: width, height: height, scale: scale, corner: corner,
+                                           over: outWidth, outHeight)
     }
 }
 

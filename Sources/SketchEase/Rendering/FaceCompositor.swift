@@ -257,31 +257,15 @@ public struct FaceCompositor: Sendable {
     /// computed over the held bytes of the three: a new image held in memory.
     static func blended(_ top: VipsImage, through mask: VipsImage, over base: VipsImage, at rect: PixelRect) throws -> VipsImage {
         let formats = [top, mask, base].map(\.format)
-        guard formats.allSatisfy({ $0 == .uchar }), top.bands == base.bands, mask.bands == 1,
+        guard formats.allSatisfy({ $0 == .uchar }), top.bands == base.bands, (1...4).contains(base.bands), mask.bands == 1,
               top.width == rect.width, top.height == rect.height, mask.width == rect.width, mask.height == rect.height else {
             let blended = try mask.ifThenElse(top, base.crop(x: rect.x, y: rect.y, width: rect.width, height: rect.height), blend: true)
             return try base.inserting(blended, x: rect.x, y: rect.y).inMemory()
         }
-        let over = try top.pixels(), alpha = try mask.pixels()
         var out = try base.pixels()
-        let bands = base.bands, stride = base.width * bands
-        over.withUnsafeBufferPointer { over in
-            alpha.withUnsafeBufferPointer { alpha in
-                out.withUnsafeMutableBufferPointer { out in
-                    for y in 0..<rect.height {
-                        let row = (rect.y + y) * stride + rect.x * bands
-                        for x in 0..<rect.width {
-                            let m = Int(alpha[y * rect.width + x])
-                            guard m > 0 else { continue }
-                            let at = row + x * bands, from = (y * rect.width + x) * bands
-                            for b in 0..<bands {
-                                out[at + b] = UInt8((m * Int(over[from + b]) + (255 - m) * Int(out[at + b]) + 128) / 255)
-                            }
-                        }
-                    }
-                }
-            }
-        }
+        let bands = base.bands
+        try PortraitOperations.blend(top.pixels(), through: mask.pixels(), width: rect.width, height: rect.height, bands: bands,
+                                     over: &out, baseWidth: base.width, x: rect.x, y: rect.y)
         return try VipsImage.fromPixels(out, width: base.width, height: base.height, bands: bands).reinterpreted(as: base.interpretation ?? .srgb)
     }
 

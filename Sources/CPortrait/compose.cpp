@@ -1,0 +1,108 @@
+// CPortrait's compositing: a matte carried to where its face is now (sk_matte_place) and a
+// drawing laid over its picture through a mask (sk_blend_through), over packed bytes. Both ran
+// in Swift, pixel by pixel; here the compiler vectorises their inner loops, with the same
+// arithmetic (no fused multiply-adds: the package builds CPortrait with -ffp-contract=off).
+#include "sk_portrait.h"
+#include "common.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <stdexcept>
+#include <vector>
+
+namespace {
+
+void placeMatte(const unsigned char *matte, int width, int height, double scaleX, double scaleY, double cornerX,
+                double cornerY, int outWidth, int outHeight, unsigned char *out) {
+    std::fill(out, out + size_t(outWidth) * outHeight, 0);
+    if (width <= 0 || height <= 0 || !(scaleX > 0) || !(scaleY > 0)) return;
+    // The canvas pixels whose centres fall inside the scaled matte.
+    const int x0 = std::max(0, int(std::ceil(cornerX - 0.5))), x1 = std::min(outWidth, int(std::ceil(cornerX + width * scaleX - 0.5)));
+    const int y0 = std::max(0, int(std::ceil(cornerY - 0.5))), y1 = std::min(outHeight, int(std::ceil(cornerY + height * scaleY - 0.5)));
+    if (x1 <= x0 || y1 <= y0) return;
+    // Each canvas column's two matte columns and the weight of the second.
+    const int columns = x1 - x0;
+    std::vector<int> left(columns), right(columns);
+    std::vector<float> along(columns);
+    for (int x = x0; x < x1; x++) {
+        const double u = std::min(std::max((x + 0.5 - cornerX) / scaleX - 0.5, 0.0), double(width - 1));
+        const int i = int(u);
+        left[x - x0] = i;
+        right[x - x0] = std::min(i + 1, width - 1);
+        along[x - x0] = float(u - i);
+    }
+    // A matte row sampled at the canvas's columns serves every canvas row between its
+    // neighbours: each is sampled once and kept while the rows that need it are drawn.
+    std::vector<float> rows(2 * size_t(columns));
+    int held[2] = {-1, -1};
+    auto sampled = [&](int r, int keep) -> const float * {
+        if (held[0] == r) return rows.data();
+        if (held[1] == r) return rows.data() + columns;
+        const int half = held[0] == keep ? 1 : 0;
+        float *at = rows.data() + size_t(half) * columns;
+        const unsigned char *row = matte + size_t(r) * width;
+        for (int k = 0; k < columns; k++) {
+            const float fx = along[k];
+            at[k] = float(row[left[k]]) * (1 - fx) + float(row[right[k]]) * fx;
+        }
+        held[half] = r;
+        return at;
+    };
+    for (int y = y0; y < y1; y++) {
+        const double v = std::min(std::max((y + 0.5 - cornerY) / scaleY - 0.5, 0.0), double(height - 1));
+        const int j = int(v);
+        const float fy = float(v - j);
+        const float *upper = sampled(j, -1);
+        const float *lower = sampled(std::min(j + 1, height - 1), j);
+        unsigned char *o = out + size_t(y) * outWidth + x0;
+        for (int k = 0; k < columns; k++) o[k] = (unsigned char)(int)(upper[k] * (1 - fy) + lower[k] * fy + 0.5f);
+    }
+}
+
+template <int Bands>
+void blendThrough(const unsigned char *top, const unsigned char *mask, int width, int height, unsigned char *base,
+                  int baseWidth, int x, int y) {
+    // In 16 bits a lane, every byte of a row alike (the mask's value spread over its pixel's
+    // bands), so the loop runs eight or more bytes at a time. The mix a t + (255 - a) b + 128
+    // is at most 65,153, and (v + 1 + (v >> 8)) >> 8 is v / 255 for every v up to 65,534.
+    const size_t n = size_t(width) * Bands;
+    std::vector<uint16_t> alpha(n);
+    for (int row = 0; row < height; row++) {
+        const unsigned char *m = mask + size_t(row) * width, *t = top + size_t(row) * n;
+        unsigned char *b = base + (size_t(y + row) * baseWidth + x) * Bands;
+        for (int p = 0; p < width; p++)
+            for (int c = 0; c < Bands; c++) alpha[size_t(p) * Bands + c] = m[p];
+        for (size_t i = 0; i < n; i++) {
+            const uint16_t a = alpha[i];
+            const uint16_t v = uint16_t(uint16_t(a * t[i]) + uint16_t((255 - a) * b[i]) + 128);
+            b[i] = (unsigned char)(uint16_t(v + 1 + (v >> 8)) >> 8);
+        }
+    }
+}
+
+void blendThrough(const unsigned char *top, const unsigned char *mask, int width, int height, int bands,
+                  unsigned char *base, int baseWidth, int x, int y) {
+    switch (bands) {
+    case 1: return blendThrough<1>(top, mask, width, height, base, baseWidth, x, y);
+    case 2: return blendThrough<2>(top, mask, width, height, base, baseWidth, x, y);
+    case 3: return blendThrough<3>(top, mask, width, height, base, baseWidth, x, y);
+    case 4: return blendThrough<4>(top, mask, width, height, base, baseWidth, x, y);
+    default: throw std::invalid_argument("1 to 4 bands");
+    }
+}
+
+} // namespace
+
+extern "C" int sk_matte_place(const unsigned char *matte, int width, int height, double scale_x, double scale_y,
+                              double corner_x, double corner_y, int out_width, int out_height, unsigned char *out,
+                              char *error, int error_size) {
+    return sk::guarded(error, error_size, [&] {
+        placeMatte(matte, width, height, scale_x, scale_y, corner_x, corner_y, out_width, out_height, out);
+    });
+}
+
+extern "C" int sk_blend_through(const unsigned char *top, const unsigned char *mask, int width, int height, int bands,
+                                unsigned char *base, int base_width, int x, int y, char *error, int error_size) {
+    return sk::guarded(error, error_size, [&] { blendThrough(top, mask, width, height, bands, base, base_width, x, y); });
+}
