@@ -5,6 +5,11 @@ import Synchronization
 
 /// Each track's clearest picture (the face large, sharp, confidently found, fully shown), cut
 /// out of the frame with room around it: the tiles of a clip's contact sheet.
+///
+/// Taken from a frame the detector saw the face on with nothing in front of it wherever the
+/// track has one: between sightings a track's box is followed, and where its face passes
+/// behind another, the box sits on the other face (the tile of a face crossing behind another
+/// showed the other person).
 final class TrackPictures: Sendable {
     struct Picture: Sendable {
         var pixels: [UInt8]
@@ -14,7 +19,17 @@ final class TrackPictures: Sendable {
         var box: FaceBox
         var landmarks: [Point]
         var frame: Int
+        /// Whether the face was seen on that frame: found by the detector there with nothing
+        /// covering it (or boxed by hand there).
+        var seen: Bool
         var quality: Double
+
+        /// Whether a picture of `seen` and `quality` from `frame` is to be kept over this one:
+        /// a seen face first, then the clearer, then the earlier frame.
+        func isWorse(than seen: Bool, _ quality: Double, frame: Int) -> Bool {
+            if seen != self.seen { return seen }
+            return quality > self.quality || (quality == self.quality && frame < self.frame)
+        }
     }
 
     private let table = Mutex<[Int: Picture]>([:])
@@ -26,28 +41,29 @@ final class TrackPictures: Sendable {
         for face in tracked.faces where face.opacity >= 1 && face.id > 0 {
             let inside = face.box.intersection(FaceBox(x: 0, y: 0, width: Double(frame.width), height: Double(frame.height)))
             let quality = face.score * face.box.area.squareRoot() * ((inside?.area ?? 0) / max(face.box.area, 1))
+            let seen = face.detected && face.cover == nil
             // Ties go to the earlier frame, so the choice is the same however frames arrive
             // (frames come from several workers at once: checked again as it is kept).
             func better(than kept: [Int: Picture]) -> Bool {
-                guard let k = kept[face.id] else { return true }
-                return quality > k.quality || (quality == k.quality && frame.index < k.frame)
+                kept[face.id]?.isWorse(than: seen, quality, frame: frame.index) ?? true
             }
-            guard table.withLock({ better(than: $0) }), let picture = Self.picture(face.box, landmarks: face.landmarks, from: frame, quality: quality)
+            guard table.withLock({ better(than: $0) }),
+                  let picture = Self.picture(face.box, landmarks: face.landmarks, from: frame, seen: seen, quality: quality)
             else { continue }
             table.withLock { kept in if better(than: kept) { kept[face.id] = picture } }
         }
     }
 
-    /// Keeps `box` on `frame` as the picture of `id`.
+    /// Keeps `box` on `frame` as the picture of `id` (a box drawn by hand there).
     func take(_ id: Int, box: FaceBox, landmarks: [Point] = [], from frame: VideoFrame, quality: Double = 0) {
-        guard let picture = Self.picture(box, landmarks: landmarks, from: frame, quality: quality) else { return }
+        guard let picture = Self.picture(box, landmarks: landmarks, from: frame, seen: true, quality: quality) else { return }
         table.withLock { $0[id] = picture }
     }
 
-    static func picture(_ box: FaceBox, landmarks: [Point], from frame: VideoFrame, quality: Double) -> Picture? {
+    static func picture(_ box: FaceBox, landmarks: [Point], from frame: VideoFrame, seen: Bool, quality: Double) -> Picture? {
         guard let region = PixelRect(evenCornersAround: box.grown(by: 1.8), in: (frame.width, frame.height)) else { return nil }
         let pixels = frame.rgb(x: region.x, y: region.y, width: region.width, height: region.height)
-        return Picture(pixels: pixels, region: region, box: box, landmarks: landmarks, frame: frame.index, quality: quality)
+        return Picture(pixels: pixels, region: region, box: box, landmarks: landmarks, frame: frame.index, seen: seen, quality: quality)
     }
 }
 

@@ -41,6 +41,9 @@ extension DetectCommand {
         var landmarks: [String: [Double]]
         /// Below 1 while the style fades in or out; left out at 1.
         var opacity: Double?
+        /// True where the detector found the face on this very frame with nothing in front of
+        /// it; left out where its box was followed between sightings (or something covers it).
+        var seen: Bool?
     }
 
     func clipTracks(_ path: String, detector: OpenCVFaceDetector) throws -> ClipFaces {
@@ -55,7 +58,8 @@ extension DetectCommand {
                     frame: frame.index, time: Rounding.decimals(frame.time, 3),
                     box: face.box.array.map { Rounding.decimals($0, 1) }, score: Rounding.decimals(face.score, 3),
                     landmarks: FaceAssessment.landmarkTable(face.landmarks),
-                    opacity: face.opacity < 1 ? Rounding.decimals(face.opacity, 2) : nil))
+                    opacity: face.opacity < 1 ? Rounding.decimals(face.opacity, 2) : nil,
+                    seen: face.detected && face.cover == nil ? true : nil))
             }
         }
         return ClipFaces(file: path, width: tracks.width, height: tracks.height, frames: report.frames,
@@ -66,8 +70,11 @@ extension DetectCommand {
     func printTable(_ clip: ClipFaces) {
         print("\(clip.file): \(Terminal.count(clip.tracks.count, "track")) (\(clip.width)×\(clip.height), \(clip.frames) frames, \(Rounding.text(clip.duration, places: 1)) s)")
         for track in clip.tracks {
+            // The clearest where the face was seen (as the contact sheet picks its picture): a
+            // followed box may lie on a face in front of it.
+            let seen = track.boxes.filter { $0.seen == true }
             guard let first = track.boxes.first, let last = track.boxes.last,
-                  let best = track.boxes.max(by: { $0.score * $0.box[2] < $1.score * $1.box[2] }) else { continue }
+                  let best = (seen.isEmpty ? track.boxes : seen).max(by: { $0.score * $0.box[2] < $1.score * $1.box[2] }) else { continue }
             let b = best.box.map { String(Rounding.pixels($0)) }
             print("  \(track.id). frames \(first.frame)–\(last.frame) (\(Rounding.text(first.time, places: 1))–\(Rounding.text(last.time, places: 1)) s), "
                   + "clearest at frame \(best.frame): x=\(b[0]) y=\(b[1]) w=\(b[2]) h=\(b[3])  score \(Rounding.score(best.score))")
