@@ -214,9 +214,16 @@ void regionMatte(const unsigned char *rgb, int width, int height, const sk_face_
 
     cv::Mat mask(smallSize, CV_8U);
     seeds(mask, frame, region);
-    // Every other face's centre is surely not this face's region: neighbours stay apart.
-    for (int i = 0; i < count; i++)
-        if (i != target) FaceFrame(faces[i], sx, sy).ellipse(mask, 0.0f, 0.3f, 0.38f, cv::GC_BGD);
+    // Every other face's centre is surely not this face's region: neighbours stay apart. Not
+    // one whose centre lies on this face's box: it is a face this one stands in front of (in a
+    // clip, a face crossing behind another is followed across it), and its centre as
+    // background cut a hole in this face's matte, carried with it from frame to frame.
+    for (int i = 0; i < count; i++) {
+        if (i == target) continue;
+        const float cx = faces[i].x + faces[i].width / 2, cy = faces[i].y + faces[i].height / 2;
+        if (cx >= face.x && cx < face.x + face.width && cy >= face.y && cy < face.y + face.height) continue;
+        FaceFrame(faces[i], sx, sy).ellipse(mask, 0.0f, 0.3f, 0.38f, cv::GC_BGD);
+    }
     cv::Mat core = (mask == cv::GC_FGD);
     cv::Mat prior = (mask == cv::GC_FGD) | (mask == cv::GC_PR_FGD);
 

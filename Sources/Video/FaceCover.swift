@@ -11,6 +11,11 @@ public struct FaceCover: Sendable, Equatable {
     /// Row-major, 0 (the face, drawn) ... 255 (covered, not drawn).
     public var cells: [UInt8]
 
+    public init(x: Double, y: Double, cellWidth: Double, cellHeight: Double, columns: Int, rows: Int, cells: [UInt8]) {
+        self.x = x; self.y = y; self.cellWidth = cellWidth; self.cellHeight = cellHeight
+        self.columns = columns; self.rows = rows; self.cells = cells
+    }
+
     /// How much of the style is kept at frame pixel (px, py), 0...1: bilinear between cell
     /// centres, 1 outside the mask.
     public func keep(atX px: Double, y py: Double) -> Double {

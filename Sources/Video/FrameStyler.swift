@@ -67,12 +67,22 @@ public struct FrameStyler: Sendable {
     }
 
     /// Blends `after` back towards `before` where a face's cover keeps less than all of its
-    /// style; not over another face of the group drawn there (its box, grown by a fifth: it may
-    /// be what stands in front). `region` is in the pixels of a picture `scale` times the
-    /// frame's size (the faces and their covers are in the frame's).
+    /// style; not where another face of the group is drawn (it may be what stands in front):
+    /// within its carried matte, or without one its box grown by a fifth. (With the box alone,
+    /// a face in front lost its drawing on its neck and collar, below its box, where the face
+    /// behind it was covered.) `region` is in the pixels of a picture `scale` times the frame's
+    /// size (the faces and their covers are in the frame's).
     static func cut(_ after: inout [UInt8], before: [UInt8], faces: [Face], region: PixelRect, scale: Double = 1) {
         let covered = faces.indices.filter { faces[$0].face.cover != nil }
         let boxes = faces.map { $0.face.box.grown(by: 1.2) }
+        let mattes: [[UInt8]?] = faces.map { face in
+            guard faces.count > 1, let matte = face.matte else { return nil }
+            return try? matte.placed(for: face.face.box.scaled(x: scale, y: scale), over: region).pixels()
+        }
+        func drawn(_ j: Int, x: Double, y: Double, at pixel: Int) -> Bool {
+            if let matte = mattes[j] { return matte[pixel] >= 128 }
+            return x >= boxes[j].x && x < boxes[j].maxX && y >= boxes[j].y && y < boxes[j].maxY
+        }
         for row in 0..<region.height {
             let y = (Double(region.y + row) + 0.5) / scale
             for col in 0..<region.width {
@@ -82,7 +92,7 @@ public struct FrameStyler: Sendable {
                     guard let cover = faces[i].face.cover else { continue }
                     let k = cover.keep(atX: x, y: y)
                     guard k < keep else { continue }
-                    if faces.count > 1, boxes.indices.contains(where: { $0 != i && x >= boxes[$0].x && x < boxes[$0].maxX && y >= boxes[$0].y && y < boxes[$0].maxY }) { continue }
+                    if faces.count > 1, faces.indices.contains(where: { $0 != i && drawn($0, x: x, y: y, at: row * region.width + col) }) { continue }
                     keep = k
                 }
                 guard keep < 1 else { continue }

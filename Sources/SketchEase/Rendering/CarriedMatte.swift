@@ -63,7 +63,7 @@ public final class CarriedMatte: @unchecked Sendable {
     /// (`sk_matte_place`): as libvips operations (a resize and an embed) a placement cost ~5 ms
     /// a face, nearly all of it setting up a pipeline for an image of a few hundred pixels
     /// across; in Swift, pixel by pixel, ~0.3 ms a face-frame of a 1080p clip.
-    func placed(for box: FaceBox, over rect: PixelRect) throws -> VipsImage {
+    public func placed(for box: FaceBox, over rect: PixelRect) throws -> VipsImage {
         let (cut, source) = try cut()
         let sx = box.width / cut.box.width, sy = box.height / cut.box.height
         let out = try Self.placed(source, width: cut.matte.width, height: cut.matte.height, scale: SIMD2(sx, sy),
