@@ -12,7 +12,20 @@ enum FaceMotion {
                         predicted: (Double, Double), radius least: Int = 6) -> (dx: Double, dy: Double)? {
         let k = before.scale
         let expected = (predicted.0 * k).magnitude + (predicted.1 * k).magnitude
-        let radius = min(16, max(least, Int(expected.rounded(.up)) + 3))
+        let radius = min(widest, max(least, Int(expected.rounded(.up)) + 3))
+        if let moved = measure(box, from: before, to: after, radius: radius) { return moved }
+        // A face that sets off fast (someone walking out of the picture: a quarter of the face's
+        // width a frame) is past the search around where it was expected: look once more, as
+        // far as the search goes. (Not found there, its box lagged behind it, and its style
+        // stayed on the wall where it had been.)
+        return radius < widest ? measure(box, from: before, to: after, radius: widest) : nil
+    }
+
+    /// The farthest a face's middle is looked for from where it was expected (grey pixels).
+    static let widest = 16
+
+    private static func measure(_ box: FaceBox, from before: GreyPlane, to after: GreyPlane, radius: Int) -> (dx: Double, dy: Double)? {
+        let k = before.scale
         // A face cut by the frame's edge is followed by what is left of its middle (with room
         // to search around it), as long as that is a good part of it.
         guard let (x, y, w, h) = visibleMiddle(of: box, in: before, margin: radius) else { return nil }
