@@ -14,12 +14,17 @@
 namespace {
 
 void placeMatte(const unsigned char *matte, int width, int height, double scaleX, double scaleY, double cornerX,
-                double cornerY, int outWidth, int outHeight, unsigned char *out) {
+                double cornerY, int outWidth, int outHeight, const double *beyond, unsigned char *out) {
     std::fill(out, out + size_t(outWidth) * outHeight, 0);
     if (width <= 0 || height <= 0 || !(scaleX > 0) || !(scaleY > 0)) return;
-    // The canvas pixels whose centres fall inside the scaled matte.
-    const int x0 = std::max(0, int(std::ceil(cornerX - 0.5))), x1 = std::min(outWidth, int(std::ceil(cornerX + width * scaleX - 0.5)));
-    const int y0 = std::max(0, int(std::ceil(cornerY - 0.5))), y1 = std::min(outHeight, int(std::ceil(cornerY + height * scaleY - 0.5)));
+    // The canvas pixels whose centres fall inside the scaled matte, and its footprint's
+    // margins past the sides it goes on beyond (their samples clamp to its edge).
+    const double pastLeft = beyond ? std::max(0.0, beyond[0]) : 0, pastTop = beyond ? std::max(0.0, beyond[1]) : 0;
+    const double pastRight = beyond ? std::max(0.0, beyond[2]) : 0, pastBottom = beyond ? std::max(0.0, beyond[3]) : 0;
+    const int x0 = std::max(0, int(std::ceil(cornerX - pastLeft * scaleX - 0.5)));
+    const int x1 = std::min(outWidth, int(std::ceil(cornerX + (width + pastRight) * scaleX - 0.5)));
+    const int y0 = std::max(0, int(std::ceil(cornerY - pastTop * scaleY - 0.5)));
+    const int y1 = std::min(outHeight, int(std::ceil(cornerY + (height + pastBottom) * scaleY - 0.5)));
     if (x1 <= x0 || y1 <= y0) return;
     // Each canvas column's two matte columns and the weight of the second.
     const int columns = x1 - x0;
@@ -95,10 +100,10 @@ void blendThrough(const unsigned char *top, const unsigned char *mask, int width
 } // namespace
 
 extern "C" int sk_matte_place(const unsigned char *matte, int width, int height, double scale_x, double scale_y,
-                              double corner_x, double corner_y, int out_width, int out_height, unsigned char *out,
-                              char *error, int error_size) {
+                              double corner_x, double corner_y, int out_width, int out_height, const double *beyond,
+                              unsigned char *out, char *error, int error_size) {
     return sk::guarded(error, error_size, [&] {
-        placeMatte(matte, width, height, scale_x, scale_y, corner_x, corner_y, out_width, out_height, out);
+        placeMatte(matte, width, height, scale_x, scale_y, corner_x, corner_y, out_width, out_height, beyond, out);
     });
 }
 

@@ -64,6 +64,10 @@ public final class MatteCarrier: @unchecked Sendable {  // used by one stage alo
     static func needsCut(_ face: TrackedFace, since last: Carried, frame: Int, longest: Int) -> Bool {
         // A face something stands in front of is cut on every frame: what covers it moves.
         if face.cover != nil || frame - last.frame >= longest { return true }
+        // A head cut where the frame's edge ran through its reach is cut again wherever the
+        // detector sees it: coming into view, more of it shows (carried, its matte goes on
+        // past that edge only as its last column there).
+        if face.detected && last.matte.wentPastTheEdge { return true }
         let scale = face.box.width / last.box.width
         return scale > 1.25 || scale < 0.8
     }

@@ -112,4 +112,27 @@ import Vips
             if placed != plain { break }
         }
     }
+
+    /// A matte cut where the picture ended inside the head's reach (a face at the edge of a
+    /// clip's frame) goes on past that side when carried into view, as its last column, as far
+    /// as the reach went past the edge; the other sides end where the matte does.
+    @Test func aMatteCutAtThePicturesEdgeGoesOnAsFarAsTheHeadDid() throws {
+        let box = FaceBox(x: 5, y: 10, width: 10, height: 10)
+        let edge = try VipsImage.solid(width: 20, height: 30, pixel: [255])
+        let open = CarriedMatte { CarriedMatte.Cut(matte: edge, x: 0, y: 0, box: box, beyond: .init(right: 15)) }
+        let closed = CarriedMatte { CarriedMatte.Cut(matte: edge, x: 0, y: 0, box: box) }
+        // Carried 10 pixels to the left: the matte's footprint now ends at x = 10, and the
+        // head's reach 15 pixels further on, at 25.
+        let moved = FaceBox(x: -5, y: 10, width: 10, height: 10), canvas = PixelRect(x: 0, y: 0, width: 40, height: 30)
+        let extended = try open.placed(for: moved, over: canvas).pixels()
+        let plain = try closed.placed(for: moved, over: canvas).pixels()
+        #expect((0..<10).allSatisfy { plain[15 * 40 + $0] == 255 } && (10..<40).allSatisfy { plain[15 * 40 + $0] == 0 },
+                "closed: the matte ends where it was cut")
+        #expect((0..<25).allSatisfy { extended[15 * 40 + $0] == 255 }, "open: the head carried in from the edge is covered")
+        #expect((25..<40).allSatisfy { extended[15 * 40 + $0] == 0 }, "no further than its reach went past the edge")
+        // Enlarged twice, the margin is twice as wide.
+        let twice = try open.placed(for: FaceBox(x: -10, y: 5, width: 20, height: 20), over: PixelRect(x: 0, y: 0, width: 80, height: 60)).pixels()
+        let lastDrawn = (0..<80).last { twice[30 * 80 + $0] > 0 }
+        #expect(lastDrawn == 49, "the margin scales with the box: \(lastDrawn.map(String.init) ?? "none")")
+    }
 }

@@ -275,10 +275,12 @@ int sk_resample(const unsigned char *in, int width, int height, int bands, int o
 /* `matte` (one band, width x height) scaled by scale_x, scale_y with its top-left corner at
  * (corner_x, corner_y) of an out_width x out_height canvas, sampled bilinearly at the canvas
  * pixels' centres (the matte's edge pixels extended to its footprint's edge) into `out`; 0
- * outside the footprint. A face's matte carried to where its face is on a later frame. */
+ * outside the footprint, which goes on `beyond` its left, top, right and bottom sides (four
+ * widths in matte pixels, 0 for none) with the matte's edge there. A face's matte carried to
+ * where its face is on a later frame. */
 int sk_matte_place(const unsigned char *matte, int width, int height, double scale_x, double scale_y,
-                   double corner_x, double corner_y, int out_width, int out_height, unsigned char *out,
-                   char *error, int error_size);
+                   double corner_x, double corner_y, int out_width, int out_height, const double *beyond,
+                   unsigned char *out, char *error, int error_size);
 
 /* `top` (`bands` 1 to 4, width x height) laid over `base` (base_width pixels a row, the same
  * bands) with its top-left corner at (x, y), through `mask` (one band, width x height; 0 keeps

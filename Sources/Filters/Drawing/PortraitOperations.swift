@@ -144,14 +144,17 @@ public enum PortraitOperations {
     /// `matte` (one band, `width` × `height` bytes) scaled by `scale` with its top-left corner
     /// at `corner`, sampled bilinearly at the pixel centres of an `outWidth` × `outHeight`
     /// canvas (the matte's edge pixels extended to its footprint's edge); 0 outside the
-    /// footprint (`sk_matte_place`).
+    /// footprint, which goes on past its `extending` sides (left, top, right, bottom; matte
+    /// pixels) with its last column or row there (`sk_matte_place`).
     public static func placedMatte(_ matte: [UInt8], width: Int, height: Int, scale: SIMD2<Double>, corner: SIMD2<Double>,
-                                   over outWidth: Int, _ outHeight: Int) throws -> [UInt8] {
+                                   over outWidth: Int, _ outHeight: Int,
+                                   extending: (left: Double, top: Double, right: Double, bottom: Double) = (0, 0, 0, 0)) throws -> [UInt8] {
         guard outWidth > 0, outHeight > 0 else { return [] }
         precondition(matte.count >= width * height, "the matte holds width × height bytes")
+        let margins = [extending.left, extending.top, extending.right, extending.bottom]
         return try made(count: outWidth * outHeight, operation: "matte placement") { out, error, size in
             sk_matte_place(matte, Int32(width), Int32(height), scale.x, scale.y, corner.x, corner.y,
-                           Int32(outWidth), Int32(outHeight), out, error, size)
+                           Int32(outWidth), Int32(outHeight), margins, out, error, size)
         }
     }
 

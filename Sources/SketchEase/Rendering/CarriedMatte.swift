@@ -16,9 +16,30 @@ public final class CarriedMatte: @unchecked Sendable {
         public var matte: VipsImage
         public var x: Int, y: Int
         public var box: FaceBox
-        public init(matte: VipsImage, x: Int, y: Int, box: FaceBox) {
-            self.matte = matte; self.x = x; self.y = y; self.box = box
+        /// How far the head's reach went on past the picture's edges when it was cut (picture
+        /// pixels; 0 where it ended inside): carried into view, the matte goes on that far from
+        /// its last column or row there (a face coming in at the edge of a clip was drawn only
+        /// as far as the edge had been when its matte was cut).
+        public var beyond: Margins
+        public init(matte: VipsImage, x: Int, y: Int, box: FaceBox, beyond: Margins = Margins()) {
+            self.matte = matte; self.x = x; self.y = y; self.box = box; self.beyond = beyond
         }
+    }
+
+    /// Widths past each side of a rectangle.
+    public struct Margins: Sendable, Equatable {
+        public var left = 0, top = 0, right = 0, bottom = 0
+        public init(left: Int = 0, top: Int = 0, right: Int = 0, bottom: Int = 0) {
+            self.left = left; self.top = top; self.right = right; self.bottom = bottom
+        }
+        public var isEmpty: Bool { left == 0 && top == 0 && right == 0 && bottom == 0 }
+    }
+
+    /// Whether the matte was cut where the picture ended inside the head's reach (once cut).
+    public var wentPastTheEdge: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return !(made?.cut.beyond.isEmpty ?? true)
     }
 
     private let lock = NSLock()
@@ -66,7 +87,7 @@ public final class CarriedMatte: @unchecked Sendable {
     public func placed(for box: FaceBox, over rect: PixelRect) throws -> VipsImage {
         let (cut, source) = try cut()
         let sx = box.width / cut.box.width, sy = box.height / cut.box.height
-        let out = try Self.placed(source, width: cut.matte.width, height: cut.matte.height, scale: SIMD2(sx, sy),
+        let out = try Self.placed(source, width: cut.matte.width, height: cut.matte.height, scale: SIMD2(sx, sy), beyond: cut.beyond,
                               // Where the matte's corner lands relative to the box, as it did where it was cut.
                               corner: SIMD2(box.x + (Double(cut.x) - cut.box.x) * sx - Double(rect.x),
                                             box.y + (Double(cut.y) - cut.box.y) * sy - Double(rect.y)),
@@ -77,10 +98,13 @@ public final class CarriedMatte: @unchecked Sendable {
     /// `matte` (one band, `width` × `height` bytes) scaled by `scale` with its top-left corner at
     /// `corner`, sampled at the centres of a `outWidth` × `outHeight` canvas's pixels (bilinear,
     /// the matte's edge pixels extended up to its footprint's edge): 0 outside the footprint.
-    static func placed(_ matte: [UInt8], width: Int, height: Int, scale: SIMD2<Double>, corner: SIMD2<Double>,
-                       over outWidth: Int, _ outHeight: Int) throws -> [UInt8] {
+    /// Past the sides it was cut at the picture's edge it goes on (`beyond`, matte pixels), as
+    /// its last column or row.
+    static func placed(_ matte: [UInt8], width: Int, height: Int, scale: SIMD2<Double>, beyond: Margins = Margins(),
+                       corner: SIMD2<Double>, over outWidth: Int, _ outHeight: Int) throws -> [UInt8] {
         try PortraitOperations.placedMatte(matte, width: width, height: height, scale: scale, corner: corner,
-                                           over: outWidth, outHeight)
+                                           over: outWidth, outHeight,
+                                           extending: (Double(beyond.left), Double(beyond.top), Double(beyond.right), Double(beyond.bottom)))
     }
 }
 

@@ -378,14 +378,19 @@ public struct FaceCompositor: Sendable {
                             reach: (FaceBox, [Point]) -> FaceBox) throws -> CarriedMatte.Cut? {
         let bounds = PixelRect(x: 0, y: 0, width: image.width, height: image.height)
         let box = FaceBox(x: face.x, y: face.y, width: face.width, height: face.height)
-        guard let own = PixelRect(enclosing: reach(box, face.landmarks.map { Point(x: $0.x, y: $0.y) }))?.clipped(to: bounds) else { return nil }
+        guard let whole = PixelRect(enclosing: reach(box, face.landmarks.map { Point(x: $0.x, y: $0.y) })),
+              let own = whole.clipped(to: bounds) else { return nil }
+        // Where the picture ends inside the reach, the head goes on beyond it.
+        let beyond = CarriedMatte.Margins(left: own.x - whole.x, top: own.y - whole.y,
+                                          right: whole.x + whole.width - own.x - own.width,
+                                          bottom: whole.y + whole.height - own.y - own.height)
         let faces = ([face] + others).map { region in
             FaceRegion(x: region.x - Double(own.x), y: region.y - Double(own.y), width: region.width,
                        height: region.height, landmarks: region.landmarks.map { $0 - SIMD2(Double(own.x), Double(own.y)) })
         }
         let part = try image.crop(x: own.x, y: own.y, width: own.width, height: own.height)
         let matte = try PortraitOperations.regionMatte(of: part, faces: faces, target: 0, region: kind, workSize: 56)
-        return CarriedMatte.Cut(matte: matte, x: own.x, y: own.y, box: box)
+        return CarriedMatte.Cut(matte: matte, x: own.x, y: own.y, box: box, beyond: beyond)
     }
 
     /// One 8-bit mask over `rect`: 255 inside each face's ellipse, fading to 0 at its rim.
