@@ -24,6 +24,8 @@ public final class MatteCarrier: @unchecked Sendable {  // used by one stage alo
         var frame: Int
         /// The head's reach as it looked when cut.
         var look: Look
+        /// How far the head's reach went past the frame's edges when cut (`pastEdges`).
+        var pastEdges: Double
     }
     /// A matte is cut again at the latest after this many frames, even on a face only followed.
     private let longest: Int
@@ -45,29 +47,35 @@ public final class MatteCarrier: @unchecked Sendable {  // used by one stage alo
         for face in faces {
             // Not looked at where only the detections' motion placed the face (`looksWhereDetected`).
             let look = looksWhereDetected && !face.detected ? nil : Look(face.box, on: frame)
-            if let last = carried[face.id], !Self.needsCut(face, since: last, frame: index, longest: longest),
+            let past = Self.pastEdges(compositor.reach(of: face.box, landmarks: face.landmarks), width: frame.width, height: frame.height)
+            if let last = carried[face.id], !Self.needsCut(face, since: last, frame: index, longest: longest, pastEdges: past),
                !(look?.differs(from: last.look) ?? false) {
                 out[face.id] = last.matte
                 continue
             }
             guard let matte = cut(face, among: faces, on: frame) else { carried[face.id] = nil; continue }
-            carried[face.id] = Carried(matte: matte, box: face.box, frame: index, look: look ?? Look(face.box, on: frame))
+            carried[face.id] = Carried(matte: matte, box: face.box, frame: index, look: look ?? Look(face.box, on: frame), pastEdges: past)
             out[face.id] = matte
         }
         carried = carried.filter { entry in faces.contains { $0.id == entry.key } }
         return out
     }
 
+    /// How far `reach` goes past the edges of a `width` × `height` frame, summed over its sides.
+    static func pastEdges(_ reach: FaceBox, width: Int, height: Int) -> Double {
+        max(0, -reach.x) + max(0, -reach.y) + max(0, reach.maxX - Double(width)) + max(0, reach.maxY - Double(height))
+    }
+
     /// The style a face is given for cutting its matte (the cut does not depend on it).
     private static let anyStyle = FaceStyle(filterID: "none", settings: FilterSettings(parameters: []))
 
-    static func needsCut(_ face: TrackedFace, since last: Carried, frame: Int, longest: Int) -> Bool {
+    static func needsCut(_ face: TrackedFace, since last: Carried, frame: Int, longest: Int, pastEdges: Double = 0) -> Bool {
         // A face something stands in front of is cut on every frame: what covers it moves.
         if face.cover != nil || frame - last.frame >= longest { return true }
-        // A head cut where the frame's edge ran through its reach is cut again wherever the
-        // detector sees it: coming into view, more of it shows (carried, its matte goes on
-        // past that edge only as its last column there).
-        if face.detected && last.matte.wentPastTheEdge { return true }
+        // A head cut where the frame's edge ran through its reach is cut again where the
+        // detector sees it a quarter of its width further into view (carried, its matte goes
+        // on past that edge only as its last column there); one staying at the edge is not.
+        if face.detected && pastEdges < last.pastEdges - 0.25 * face.box.width { return true }
         let scale = face.box.width / last.box.width
         return scale > 1.25 || scale < 0.8
     }

@@ -32,14 +32,6 @@ public final class CarriedMatte: @unchecked Sendable {
         public init(left: Int = 0, top: Int = 0, right: Int = 0, bottom: Int = 0) {
             self.left = left; self.top = top; self.right = right; self.bottom = bottom
         }
-        public var isEmpty: Bool { left == 0 && top == 0 && right == 0 && bottom == 0 }
-    }
-
-    /// Whether the matte was cut where the picture ended inside the head's reach (once cut).
-    public var wentPastTheEdge: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return !(made?.cut.beyond.isEmpty ?? true)
     }
 
     private let lock = NSLock()
