@@ -1,5 +1,6 @@
 import FFmpeg
 import Foundation
+import Testing
 import SketchEase
 import TestSupport
 import Video
@@ -24,6 +25,47 @@ enum ClipFixtures {
     }
 
     static func detector() throws -> OpenCVFaceDetector { try .centerFace(modelPath: TestAssets.model) }
+
+    /// The standard scene made three times as fast (2 s at 640 × 360: a face sets off from rest
+    /// at a quarter of its width a frame), written into a fresh folder.
+    struct FastScene {
+        let clip: SyntheticClip
+        let path: String
+        let folder: String
+        let truths: [[SyntheticClip.Truth]]
+
+        init(_ label: String) throws {
+            folder = try TestAssets.temporaryFolder(label)
+            clip = SyntheticClip.standard(width: 640, height: 360, seconds: 2)
+            path = folder + "/walk.mp4"
+            truths = try clip.write(to: path)
+        }
+
+        /// The sprite named `name`'s index.
+        func sprite(_ name: String) throws -> Int { try #require(clip.sprites.firstIndex { $0.name == name }) }
+
+        /// The scene with every face in pencil, its frames decoded.
+        func drawnInPencil() throws -> [VideoFrame] {
+            let out = folder + "/pencil.mp4"
+            let options = ClipOptions(encoding: EncodingSettings(crf: 12, preset: "ultrafast"),
+                                      styles: TrackStyles(others: try .named("pencil")), overwrite: true)
+            _ = try renderer(options).render(MediaSource(path: path), to: out)
+            return try ClipRendererTests.frames(out)
+        }
+    }
+
+    /// How coloured a rectangle of `frame` is: the mean of |R − G| + |G − B| (grey pencil is
+    /// near 0, a face as filmed 30 and more), its corners made even and kept in the frame; nil
+    /// when nothing of it is left.
+    static func colour(of frame: VideoFrame, x: Double, y: Double, width: Double, height: Double) -> Double? {
+        let x0 = max(0, Int(x)) & ~1, y0 = max(0, Int(y)) & ~1
+        let w = min(Int(width), frame.width - x0) & ~1, h = min(Int(height), frame.height - y0) & ~1
+        guard w > 0, h > 0 else { return nil }
+        let rgb = frame.rgb(x: x0, y: y0, width: w, height: h)
+        var sum = 0
+        for p in stride(from: 0, to: rgb.count, by: 3) { sum += abs(Int(rgb[p]) - Int(rgb[p + 1])) + abs(Int(rgb[p + 1]) - Int(rgb[p + 2])) }
+        return Double(sum) / Double(w * h)
+    }
 
     static func renderer(_ options: ClipOptions) -> ClipRenderer {
         ClipRenderer(options: options) { try detector() }

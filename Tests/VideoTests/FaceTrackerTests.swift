@@ -27,17 +27,15 @@ import Video
         #expect(score.p95Jitter <= 0.02)
     }
 
-    /// The scene made fast (2 s: a face sets off from rest at a quarter of its width a frame,
-    /// entering and leaving on the right): every box drawn lies on a face, moving or not. (The
+    /// The fast scene (`ClipFixtures.FastScene`: a face sets off from rest at a quarter of its
+    /// width a frame, entering and leaving on the right): every box drawn lies on a face. (The
     /// motion search looked only as far as the face was expected to go, so a face setting off
     /// fast was lost between sightings: its box stayed behind, and its style was drawn on the
     /// wall where it had been, at full strength for up to half a second after it left.)
     @Test func aFaceSettingOffFastIsFollowedNotLeftOnTheWall() throws {
-        let folder = try TestAssets.temporaryFolder("fast-scene")
-        let clip = SyntheticClip.standard(width: 640, height: 360, seconds: 2)
-        let path = folder + "/fast.mp4"
-        let truths = try clip.write(to: path)
-        let tracks = try OcclusionTrackingTests.tracked(path)
+        let scene = try ClipFixtures.FastScene("fast-scene")
+        let truths = scene.truths
+        let tracks = try OcclusionTrackingTests.tracked(scene.path)
         let frame = FaceBox(x: 0, y: 0, width: 640, height: 360)
         var astray: [String] = []
         for tracked in tracks.frames where tracked.index < truths.count {

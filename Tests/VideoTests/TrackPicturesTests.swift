@@ -8,17 +8,15 @@ import Video
 /// style samples) shows that track's own face: taken on a frame the detector saw it on, with
 /// nothing in front of it.
 @Suite struct TrackPicturesTests {
-    /// The standard scene made fast (2 s): one face crosses behind another, moving ~20 px a
-    /// frame. Between sightings the face behind is followed, and its box slides over the face in
+    /// The fast scene (`ClipFixtures.FastScene`): one face crosses behind another, moving ~20 px
+    /// a frame. Between sightings the face behind is followed, and its box slides over the face in
     /// front; the frame chosen for its picture was such a frame, and its tile showed the other
     /// person (the browser's tracks of this clip at 1920 × 1080: track 3, the astronaut, as
     /// Grace Hopper).
     @Test func aFacePassingBehindAnotherIsPicturedWhereItWasSeen() throws {
-        let folder = try TestAssets.temporaryFolder("track-pictures")
-        let clip = SyntheticClip.standard(width: 640, height: 360, seconds: 2)
-        let path = folder + "/walk.mp4"
-        let truths = try clip.write(to: path)
-        let session = try ClipEditingSession(file: InputFile(path: path), outputFolder: folder + "/out",
+        let scene = try ClipFixtures.FastScene("track-pictures")
+        let truths = scene.truths
+        let session = try ClipEditingSession(file: InputFile(path: scene.path), outputFolder: scene.folder + "/out",
                                               detector: ClipFixtures.detector(), detection: DetectionOptions(),
                                               render: RenderOptions(), settings: ClipSessionSettings(tracking: TrackerSettings()))
         let frames = session.drawnFrames().tracks.frames
