@@ -26,7 +26,7 @@ public enum TestAssets {
 
     /// One folder under the system temp folder for everything this test process writes
     /// (`temporaryFolder`s, the browsers' profiles), removed with all it holds when the process
-    /// exits: a run of the suite leaves nothing behind in /tmp (it once left ~40 folders a run).
+    /// exits: a run of the suite leaves nothing behind in /tmp (earlier runs left all their folders there).
     public static let scratch: String = {
         let path = FileManager.default.temporaryDirectory.path + "/sketchease-tests-\(getpid())-\(UUID().uuidString.prefix(8))"
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)

@@ -167,15 +167,11 @@ public enum PortraitOperations {
         precondition(top.count >= width * height * bands && mask.count >= width * height, "top and mask hold the rectangle")
         precondition(x >= 0 && y >= 0 && x + width <= baseWidth && (y + height) * baseWidth * bands <= base.count,
                      "the rectangle lies in the base")
-        var message = [CChar](repeating: 0, count: 512)
-        let status = base.withUnsafeMutableBufferPointer { out in
-            message.withUnsafeMutableBufferPointer {
+        try base.withUnsafeMutableBufferPointer { out in
+            try checked(operation: "blend") { error, size in
                 sk_blend_through(top, mask, Int32(width), Int32(height), Int32(bands), out.baseAddress, Int32(baseWidth),
-                                 Int32(x), Int32(y), $0.baseAddress, 512)
+                                 Int32(x), Int32(y), error, size)
             }
-        }
-        guard status == 0 else {
-            throw OpenCVError(operation: "blend", message: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
     }
 
@@ -205,11 +201,19 @@ public enum PortraitOperations {
     private static func made<Value: Numeric>(count: Int, operation: String,
                                              _ body: (UnsafeMutablePointer<Value>, UnsafeMutablePointer<CChar>, Int32) -> Int32) throws -> [Value] {
         var values = [Value](repeating: 0, count: count)
-        var message = [CChar](repeating: 0, count: 512)
-        let status = values.withUnsafeMutableBufferPointer { out in
-            message.withUnsafeMutableBufferPointer { body(out.baseAddress!, $0.baseAddress!, 512) }
+        try values.withUnsafeMutableBufferPointer { out in
+            try checked(operation: operation) { body(out.baseAddress!, $0, $1) }
         }
-        guard status == 0 else { throw OpenCVError(operation: operation, message: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)) }
         return values
+    }
+
+    /// Runs a CPortrait call given a message buffer, which returns 0 or -1 with its message:
+    /// thrown as an `OpenCVError` naming `operation`.
+    private static func checked(operation: String, _ call: (UnsafeMutablePointer<CChar>, Int32) -> Int32) throws {
+        var message = [CChar](repeating: 0, count: 512)
+        let status = message.withUnsafeMutableBufferPointer { call($0.baseAddress!, Int32($0.count)) }
+        guard status == 0 else {
+            throw OpenCVError(operation: operation, message: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
     }
 }
