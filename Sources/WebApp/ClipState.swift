@@ -6,7 +6,7 @@ import Video
 /// faces of `edit clip.mp4`, each on the frame that shows it best), and a key to every frame's
 /// boxes (`ClipBoxes`), which the page asks for only when the key changed: most edits restyle a
 /// track and move no box, and a long clip's boxes are a few hundred kilobytes.
-struct ClipState: Encodable, Sendable {
+struct ClipState: EditingAnswer {
     struct Track: Encodable, Sendable {
         var id: Int
         /// `[x, y, width, height]` on the frame that shows it best (`frame`): what a move or a
@@ -23,62 +23,39 @@ struct ClipState: Encodable, Sendable {
         var drawn: Bool
     }
 
-    var kind = "clip"
-    var clip: String
-    /// The same value as `clip`: the page's photo code keys on it.
-    var photo: String
-    var name: String
-    var width: Int
-    var height: Int
-    var frameRate: Double
-    var frameCount: Int
-    var duration: Double
-    var revision: Int
-    /// Each frame's presentation time in seconds.
-    var times: [Double]
-    /// Names every frame's boxes as they are now (`ClipBoxes.key`).
-    var boxesKey: String
-    var tracks: [Track]
-    var canUndo: Bool
-    var canRedo: Bool
-    var undo: String?
-    var redo: String?
-    var exported: Bool
-    var output: String
-    var session: String
-    var resumed: Bool
-    var summary: String
-    var message: String?
+    /// What a clip adds to `EditingState`.
+    struct Own: Encodable, Sendable {
+        var kind = "clip"
+        /// The same value as `EditingState.photo`.
+        var clip: String
+        var frameRate: Double
+        var frameCount: Int
+        var duration: Double
+        /// Each frame's presentation time in seconds.
+        var times: [Double]
+        /// Names every frame's boxes as they are now (`ClipBoxes.key`).
+        var boxesKey: String
+        var tracks: [Track]
+        var summary: String
+    }
+
+    var editing: EditingState
+    var own: Own
 
     init(entry: PhotoLibrary.Entry, session: ClipEditingSession, drawn: (tracks: ClipTracks, styles: TrackStyles), revision: Int,
-         frames: FrameStore, message: String?) {
-        let history = session.history
+         message: String?) {
         let tracks = drawn.tracks
-        clip = entry.id
-        photo = entry.id
-        name = (entry.file.path as NSString).lastPathComponent
-        width = tracks.width; height = tracks.height
-        frameRate = tracks.frameRate
-        frameCount = tracks.frames.count
-        duration = (tracks.frames.last?.time ?? 0) + 1 / max(tracks.frameRate, 1)
-        self.revision = revision
-        times = tracks.frames.map { ($0.time * 1000).rounded() / 1000 }
-        boxesKey = ClipBoxes.key(tracks)
+        editing = EditingState(entry: entry, session: session, width: tracks.width, height: tracks.height, revision: revision, message: message)
         var span: [Int: (Int, Int)] = [:]
         for f in tracks.frames { for face in f.faces { span[face.id] = (span[face.id]?.0 ?? f.index, f.index) } }
-        self.tracks = history.faces.map { face in
-            Track(id: face.id, box: face.box.array, frame: session.pictureFrame(of: face.id), style: face.style, label: face.style?.label,
-                  first: span[face.id]?.0, last: span[face.id]?.1, drawn: face.landmarks.isEmpty)
-        }
-        canUndo = history.canUndo; canRedo = history.canRedo
-        undo = history.nextUndo?.summary
-        redo = history.nextRedo?.summary
-        exported = session.exported && FileManager.default.fileExists(atPath: session.exportPath)
-        output = session.exportPath
-        self.session = session.sessionPath
-        resumed = session.resumed
-        summary = session.summary
-        self.message = message
+        own = Own(clip: entry.id, frameRate: tracks.frameRate, frameCount: tracks.frames.count,
+                  duration: (tracks.frames.last?.time ?? 0) + 1 / max(tracks.frameRate, 1),
+                  times: tracks.frames.map { ($0.time * 1000).rounded() / 1000 }, boxesKey: ClipBoxes.key(tracks),
+                  tracks: session.history.faces.map { face in
+                      Track(id: face.id, box: face.box.array, frame: session.pictureFrame(of: face.id), style: face.style, label: face.style?.label,
+                            first: span[face.id]?.0, last: span[face.id]?.1, drawn: face.landmarks.isEmpty)
+                  },
+                  summary: session.summary)
     }
 }
 

@@ -72,7 +72,7 @@ final class ClipWorkspace: @unchecked Sendable {
     }
 
     func state(message: String? = nil) -> ClipState {
-        lock.withLock { ClipState(entry: entry, session: session, drawn: drawn, revision: revision, frames: frames, message: message) }
+        lock.withLock { ClipState(entry: entry, session: session, drawn: drawn, revision: revision, message: message) }
     }
 
     /// Frame `n` with its faces drawn as edited (with `trial`'s styles instead, for a slider
@@ -147,7 +147,7 @@ final class ClipWorkspace: @unchecked Sendable {
             revision = Self.nextRevision()
             drawn = session.drawnFrames()
             savedStamp = Self.stamp(session.sessionPath)
-            return ClipState(entry: entry, session: session, drawn: drawn, revision: revision, frames: frames, message: message)
+            return ClipState(entry: entry, session: session, drawn: drawn, revision: revision, message: message)
         }
     }
 

@@ -83,7 +83,7 @@ struct EditingRoutes: Sendable {
         router.post("/api/export") { request, _ in
             let body = try await api.decode(PhotoRequest.self, request)
             let state = try await api.work(body.photo) { try $0.export() }
-            api.log("exported \(state.output)")
+            api.log("exported \(state.editing.output)")
             return try api.json(state)
         }
     }

@@ -2,7 +2,7 @@ import Foundation
 import SketchEase
 
 /// The page's view of an open photo, sent after every request that changes it.
-struct PhotoState: Encodable, Sendable {
+struct PhotoState: EditingAnswer {
     struct Face: Encodable, Sendable {
         var id: Int
         /// `[x, y, width, height]` in pixels of the upright photo.
@@ -20,51 +20,30 @@ struct PhotoState: Encodable, Sendable {
         var message: String
     }
 
-    var photo: String
-    var name: String
-    var width: Int
-    var height: Int
-    /// The number in the preview's URL: it changes with every change.
-    var revision: Int
-    /// Display pixels per photo pixel in the preview.
-    var displayScale: Double
-    var faces: [Face]
-    var canUndo: Bool
-    var canRedo: Bool
-    /// What undo and redo would do ("face 3 deleted").
-    var undo: String?
-    var redo: String?
-    var exported: Bool
-    var output: String
-    var session: String
-    var resumed: Bool
-    var threshold: Double
-    /// The style the photo around the faces is drawn in (nil: as photographed).
-    var background: FaceStyle?
-    /// What the last request did, in the prompt's words.
-    var message: String?
+    /// What a photo adds to `EditingState`.
+    struct Own: Encodable, Sendable {
+        /// Display pixels per photo pixel in the preview.
+        var displayScale: Double
+        var faces: [Face]
+        var threshold: Double
+        /// The style the photo around the faces is drawn in (nil: as photographed).
+        var background: FaceStyle?
+    }
+
+    var editing: EditingState
+    var own: Own
 
     init(entry: PhotoLibrary.Entry, state session: EditingSession, revision: Int, displayScale: Double,
          warnings: [Int: [FaceQualityWarning]], message: String?) {
-        let image = session.image, history = image.history
-        photo = entry.id
-        name = (entry.file.path as NSString).lastPathComponent
-        width = image.photo.width; height = image.photo.height
-        self.revision = revision; self.displayScale = displayScale
-        faces = image.faces.map { face in
+        let image = session.image
+        editing = EditingState(entry: entry, session: session, width: image.photo.width, height: image.photo.height,
+                               revision: revision, message: message)
+        let faces = image.faces.map { face in
             Face(id: face.id, box: face.box.array, style: face.style, label: face.style?.label, drawn: face.landmarks.isEmpty,
                  warnings: (warnings[face.id] ?? []).map { Warning(kind: $0.kind.rawValue, message: $0.message) })
         }
-        canUndo = history.canUndo; canRedo = history.canRedo
-        undo = history.nextUndo?.summary
-        redo = history.nextRedo?.summary
-        exported = session.exported
-        output = session.exportPath
-        self.session = session.sessionPath
-        resumed = session.resumed
-        threshold = session.detection.threshold
-        background = history.background(from: session.render.background)
-        self.message = message
+        own = Own(displayScale: displayScale, faces: faces, threshold: session.detection.threshold,
+                  background: image.history.background(from: session.render.background))
     }
 }
 
