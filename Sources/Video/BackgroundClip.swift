@@ -2,11 +2,12 @@ import FFmpeg
 import Foundation
 import SketchEase
 
-/// A clip behind a chroma-keyed one: the frame showing at each moment of the foreground,
-/// started over when it ends (`loop`) or held on its last frame.
-final class BackgroundClip: @unchecked Sendable {
-    let path: String
-    let loop: Bool
+/// A clip behind a chroma-keyed one (a clip's, or Live's camera): the frame showing at each
+/// moment of the foreground, started over when it ends (`loop`) or held on its last frame.
+/// Not for two threads at once: a clip asks for its frames in order, Live while it follows.
+public final class BackgroundClip: @unchecked Sendable {
+    public let path: String
+    public let loop: Bool
     private var reader: MediaReader
     private var shown: VideoFrame?
     private var upcoming: VideoFrame?
@@ -15,16 +16,16 @@ final class BackgroundClip: @unchecked Sendable {
     /// Seconds from the first frame to the end of the last, once met.
     private var length: Double?
 
-    init(path: String, loop: Bool) throws {
+    public init(path: String, loop: Bool) throws {
         self.path = path; self.loop = loop
         reader = try MediaReader(MediaSource(path: path))
     }
 
     /// Whether a chroma background `image` names a clip rather than a picture.
-    static func isClip(_ path: String) -> Bool { !path.isEmpty && ClipFiles.isClip(path) }
+    public static func isClip(_ path: String) -> Bool { !path.isEmpty && ClipFiles.isClip(path) }
 
     /// The background as it is `time` seconds into the foreground clip (RGB).
-    func picture(at time: Double) throws -> VipsImage {
+    public func picture(at time: Double) throws -> VipsImage {
         var t = time
         if let length, length > 0 { t = loop ? time.truncatingRemainder(dividingBy: length) : min(time, length) }
         if let shown, t + 1e-9 < shown.time { try restart() }

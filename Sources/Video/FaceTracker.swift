@@ -91,6 +91,14 @@ public final class FaceTracker {
         return out
     }
 
+    /// Each face with an id, on the newest frame added, where its sightings and its motion so
+    /// far put it: for a picture wanted at once (Live), where the frames `add` gives come `lag`
+    /// frames late (a face moving its own width in that time was no longer where they show it).
+    /// Not smoothed with what comes after, as those frames are; a face that is lost is not here.
+    public var newest: [TrackedFace] {
+        tracks.filter { $0.confirmed && !$0.isEnded }.compactMap { $0.newestFace(frame: newestFrame) }
+    }
+
     /// The frames still held, once the clip has ended.
     public func finish() -> [TrackedFrame] {
         // A face first seen at the clip's last detection had no chance to be seen again.
@@ -590,6 +598,16 @@ private final class Track {
         let sighting = scores.last { $0.frame <= frame } ?? scores.first
         return TrackedFace(id: id, box: box, landmarks: landmarks, score: sighting?.score ?? 0,
                            opacity: min(1, max(0, opacity)), detected: sighting?.frame == frame)
+    }
+
+    /// The face on the newest frame, `frame`, as far as seen and followed so far.
+    func newestFace(frame: Int) -> TrackedFace? {
+        let states = filters.map(\.newest)
+        let box = Self.box(from: states)
+        guard box.width >= 2, box.height >= 2, box.isUsable else { return nil }
+        let landmarks = landmarkCount == 5
+            ? (0..<5).map { Point(x: states[4 + 2 * $0].position, y: states[5 + 2 * $0].position) } : []
+        return TrackedFace(id: id, box: box, landmarks: landmarks, score: scores.last?.score ?? 0, detected: lastSeen == frame)
     }
 
     private func smoothedStates(at frame: Int) -> [MotionFilter.State]? {

@@ -51,17 +51,13 @@ struct LiveRoutes: Sendable {
             session.setStyle(body.style, forTrack: body.track)
             return try api.json(session.state)
         }
-        // Green screen: {session, pick: [x, y] | null, photo: a served photo's id (behind) | null}.
+        // Green screen: {session, pick: [x, y] | null, photo: a served photo's or clip's id (behind) | null}.
         router.post("/api/live/green") { request, _ in
             struct Body: Decodable { var session: String; var pick: [Double]?; var photo: String? }
             let body = try await api.decode(Body.self, request)
             let session = try sessions.session(body.session)
-            // The picture behind is named as the page names photos: only a served one.
-            let picture = try body.photo.map { id -> String in
-                let entry = try api.library.entry(id)
-                guard !entry.isClip else { throw APIError(status: .badRequest, message: "\(id) is a clip: Live puts a photo behind") }
-                return entry.file.path
-            }
+            // The picture behind is named as the page names photos and clips: only a served one.
+            let picture = try body.photo.map { try api.library.entry($0).file.path }
             let pick = try body.pick.map { p -> (x: Double, y: Double) in
                 guard p.count == 2, p.allSatisfy(\.isFinite) else { throw APIError(status: .badRequest, message: "pick is [x, y] on the frame") }
                 return (p[0], p[1])

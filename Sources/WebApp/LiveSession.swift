@@ -27,8 +27,6 @@ final class LiveSession: @unchecked Sendable {
     static let matteFrames = 30
     private var size = (width: 0, height: 0)
     private var next = 0
-    /// The faces on the last frame the tracker finished, with their track ids.
-    private var followed: [TrackedFace] = []
     /// How many frames running each track's face has been on.
     private var age: [Int: Int] = [:]
     /// Each track's box and landmarks smoothed as they arrive (`OneEuroFilter`): the detector's
@@ -59,6 +57,9 @@ final class LiveSession: @unchecked Sendable {
     private(set) var dropped = 0
     let defaultStyle: FaceStyle
     private(set) var render: RenderOptions
+    /// A clip behind the green screen, played from the camera's time when its key was picked
+    /// (`from`) and started over at its end; nil: a still or white (the chroma style's own).
+    private var behind: (clip: BackgroundClip, from: Double)?
     let detection: DetectionOptions
     private let detector: OpenCVFaceDetector
     private let detectorLock: NSLock
@@ -180,10 +181,13 @@ final class LiveSession: @unchecked Sendable {
         /// Faces still fading in, with the matte they are drawn through and their opacity (0...1).
         var fading: [(face: TrackedFace, matte: CarriedMatte?, opacity: Double)]
         var render: RenderOptions
+        /// The background clip's frame at this frame's time (`behind`).
+        var backdrop: VipsImage?
 
         func draw() throws -> VipsImage {
             var compositor = FaceCompositor(options: render, sideBySide: true)
             compositor.drawsInMotion = true
+            compositor.backdrop = backdrop
             var drawn = styled.isEmpty && render.background == nil ? image : try compositor.render(image, faces: styled)
             if !fading.isEmpty, render.background == nil {
                 let areas = fading.map { (compositor.reach(of: $0.face.box, landmarks: $0.face.landmarks, carrying: $0.matte), $0.opacity) }
@@ -210,7 +214,6 @@ final class LiveSession: @unchecked Sendable {
             size = (image.width, image.height)
             next = 0
             newestDrawn = -1
-            followed = []
             guidance = []
             measuring = nil
             age = [:]
@@ -244,9 +247,12 @@ final class LiveSession: @unchecked Sendable {
         let found = Self.predicted(from: sightings, at: time)
         next += 1
         framesIn += 1
-        let done = tracker!.add(frame: n, time: time, detections: detects ? found : nil, grey: grey)
-        if let last = done.last { followed = last.faces.filter { $0.opacity > 0 } }
-        let faces = smoothed(Self.current(found, followed: followed, detected: detects), at: time)
+        // The frames the tracker gives back come a few frames late: the faces on this one are
+        // where it has followed them so far (a small face moving a few pixels a frame was no
+        // longer where the late frame showed it: taken for a new face and left as filmed,
+        // while its track's drawing stayed on the wall beside it).
+        _ = tracker!.add(frame: n, time: time, detections: detects ? found : nil, grey: grey)
+        let faces = smoothed(Self.current(found, followed: tracker!.newest, detected: detects), at: time)
         lastFaces = faces
         framesOut += 1
         // A face not yet followed (id 0) is left as filmed until it has a track: then it fades in.
@@ -263,7 +269,8 @@ final class LiveSession: @unchecked Sendable {
         age = ages
         let fading = faces.filter { $0.id > 0 && (ages[$0.id] ?? 0) < Self.fadeFrames && style(forTrack: $0.id) != nil }
             .map { ($0, carried[$0.id], Double(ages[$0.id] ?? 0) / Double(Self.fadeFrames)) }
-        return Drawing(frame: n, image: image, faces: faces, styled: styled, fading: fading, render: render)
+        let backdrop = try behind.map { try $0.clip.picture(at: max(0, time - $0.from)) }
+        return Drawing(frame: n, image: image, faces: faces, styled: styled, fading: fading, render: render, backdrop: backdrop)
     }
 
     /// The face network looks at a frame off the frames' way: the frame it looks at does not
@@ -296,13 +303,26 @@ final class LiveSession: @unchecked Sendable {
 
     /// Green screen: the colour under (`x`, `y`) on the frame shown now is keyed out on every
     /// frame from now on (its hue measured once, as a clip's is on its first frame), with
-    /// `picture` (a served photo's file) or white behind; nil turns it off.
+    /// `picture` behind (a served photo, or a served clip played from now and started over at
+    /// its end) or white; nil turns it off.
     func setGreenScreen(pick: (x: Double, y: Double)?, picture: String?) throws {
+        // A clip behind is opened (its first frame decoded) before the lock is taken.
+        let clip = try picture.flatMap { path -> BackgroundClip? in
+            guard BackgroundClip.isClip(path) else { return nil }
+            do {
+                let clip = try BackgroundClip(path: path, loop: true)
+                _ = try clip.picture(at: 0)
+                return clip
+            } catch let error as MediaError {
+                throw APIError(status: .unprocessableContent,
+                               message: "\((path as NSString).lastPathComponent) (behind the green screen): \(error.reasonText)")
+            }
+        }
         try lock.withLock {
-            guard let pick else { render.background = nil; return }
+            guard let pick else { render.background = nil; behind = nil; return }
             guard let raw = lastFrame?.raw else { throw APIError(status: .conflict, message: "no frame yet: start Live first") }
             var parameters: [String: String] = ["pick": "\(Int(pick.x.rounded())),\(Int(pick.y.rounded()))"]
-            if let picture { parameters["image"] = picture }
+            if let picture, clip == nil { parameters["image"] = picture }
             let json = try JSONSerialization.data(withJSONObject: ["filter": "chroma", "parameters": parameters])
             var style = try JSONDecoder().decode(FaceStyle.self, from: json)
             guard let chroma = (try? FilterRegistry.standard.filter("chroma")) as? ChromaKeyFilter else {
@@ -310,6 +330,7 @@ final class LiveSession: @unchecked Sendable {
             }
             style.settings = try chroma.resolvingPick(style.settings, in: raw)
             render.background = style
+            behind = clip.map { ($0, newestTime.isFinite ? newestTime : 0) }
         }
     }
 
@@ -396,9 +417,9 @@ final class LiveSession: @unchecked Sendable {
     }
 
     /// The faces on the frame just taken: where the detector found them on it, each with the
-    /// id of the track it belongs to (the tracker's, which it gives a few frames late, once it
-    /// has smoothed them); a face the detector missed this once stays where it was followed.
-    /// A face too new to have a track yet has id 0 (and is not drawn in a style).
+    /// id of the track it belongs to (`followed`: the tracker's faces on this frame, as far as
+    /// it has seen and followed them); a face the detector missed this once stays where it was
+    /// followed. A face too new to have a track yet has id 0 (and is not drawn in a style).
     /// `detected`: whether `found` is the detector's (else where the last two detections say the
     /// faces are going).
     static func current(_ found: [DetectedFace], followed: [TrackedFace], detected: Bool = true) -> [TrackedFace] {

@@ -30,18 +30,24 @@ import FaceDetector
         return (try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]]) ?? []
     }
 
-    @Test func greenScreenKeysTheTappedColourAndPutsAServedPhotoBehind() throws {
-        let folder = try TestAssets.temporaryFolder("live-green")
-        try FileManager.default.copyItem(atPath: TestAssets.graceHopper, toPath: folder + "/hopper.jpg")
+    /// A server of `folder` (what goes behind put there first), sent Live's frames 0 and 1 of
+    /// the group photo in front of a green screen, as session `session`.
+    func greenScreen(_ folder: String, session: String) throws -> (server: ServerProcess, frame: VipsImage, body: Data) {
         let out = try TestAssets.temporaryFolder("live-green-out")
         let server = try ServerProcess([folder, "--out", out])
-        defer { server.stop() }
-        // The group photo in front of a green screen.
         let group = try VipsImage.load(path: TestAssets.group).extractBands(0, count: 3)
         let small = try group.resize(scale: 480 / Double(group.width))
         let frame = try VipsImage.solid(width: 640, height: 480, pixel: [0, 177, 64]).inserting(small, x: 80, y: 120).inMemory()
         let body = try Self.rgba(frame)
-        for n in 0..<2 { #expect(try send(server, body, session: "green", n: n).status == 200) }
+        for n in 0..<2 { #expect(try send(server, body, session: session, n: n).status == 200) }
+        return (server, frame, body)
+    }
+
+    @Test func greenScreenKeysTheTappedColourAndPutsAServedPhotoBehind() throws {
+        let folder = try TestAssets.temporaryFolder("live-green")
+        try FileManager.default.copyItem(atPath: TestAssets.graceHopper, toPath: folder + "/hopper.jpg")
+        let (server, frame, body) = try greenScreen(folder, session: "green")
+        defer { server.stop() }
         let label = (folder as NSString).lastPathComponent
         let keyed = try server.post("/api/live/green", json: ["session": "green", "pick": [20, 20], "photo": label + "/hopper.jpg"])
         #expect(keyed.status == 200, "\(keyed.text)")
@@ -51,11 +57,41 @@ import FaceDetector
         let photo = ClipRouteTests.difference(plain, drawn.pixels, width: 640, in: (100, 140, 60, 40))
         #expect(screen > 60, "the green is replaced (mean change \(screen))")
         #expect(photo < 9, "the photo in front is kept (mean change \(photo))")
-        // A clip or a file outside the folders cannot be put behind; off again: as filmed.
+        // A file outside the folders cannot be put behind; off again: as filmed.
         #expect(try server.post("/api/live/green", json: ["session": "green", "pick": [20, 20], "photo": "/etc/passwd"]).status == 403)
         #expect(try server.post("/api/live/green", json: ["session": "green", "pick": NSNull(), "photo": NSNull()]).status == 200)
         let again = try ClipRouteTests.picture(try send(server, body, session: "green", n: 3))
         #expect(ClipRouteTests.difference(plain, again.pixels, width: 640, in: (0, 0, 640, 100)) < 6)
+    }
+
+    /// A served clip behind the green screen plays from the moment the key is picked, by the
+    /// camera's time, and starts over at its end: here red for a second, then blue.
+    @Test func greenScreenPlaysAServedClipBehindAndStartsItOver() throws {
+        let folder = try TestAssets.temporaryFolder("live-green-clip")
+        try TestClips.ffmpeg(["-f", "lavfi", "-i", "color=c=black:s=320x240:r=10:d=2,format=rgb24,geq=r='if(lt(T,1),230,20)':g=20:b='if(lt(T,1),20,230)'",
+                              "-c:v", "libx264", "-pix_fmt", "yuv420p", folder + "/behind.mp4"])
+        try Data("not a clip".utf8).write(to: URL(fileURLWithPath: folder + "/broken.mp4"))
+        let (server, _, body) = try greenScreen(folder, session: "clip")
+        defer { server.stop() }
+        let label = (folder as NSString).lastPathComponent
+        let keyed = try server.post("/api/live/green", json: ["session": "clip", "pick": [20, 20], "photo": label + "/behind.mp4"])
+        #expect(keyed.status == 200, "\(keyed.text)")
+        // The key was picked at frame 1 (1/15 s): frames 3, 20 and 35 show the clip 0.13, 1.27
+        // and 2.27 s in (0.27 s into its second round).
+        func screen(_ n: Int) throws -> (red: Double, blue: Double) {
+            let drawn = try ClipRouteTests.picture(try send(server, body, session: "clip", n: n))
+            var red = 0.0, blue = 0.0
+            for y in 0..<100 { for x in 0..<640 { let i = (y * 640 + x) * 3; red += Double(drawn.pixels[i]); blue += Double(drawn.pixels[i + 2]) } }
+            return (red / 64_000, blue / 64_000)
+        }
+        let first = try screen(3), second = try screen(20), again = try screen(35)
+        #expect(first.red > 180 && first.blue < 70, "the clip's first second, red, behind: \(first)")
+        #expect(second.blue > 180 && second.red < 70, "its second second, blue: \(second)")
+        #expect(again.red > 180 && again.blue < 70, "started over: \(again)")
+        // A clip that cannot be read is one line.
+        let broken = try server.post("/api/live/green", json: ["session": "clip", "pick": [20, 20], "photo": label + "/broken.mp4"])
+        #expect(broken.status == 422, "\(broken.status) \(broken.text)")
+        #expect(broken.text.contains("broken.mp4 (behind the green screen): not a video"), "\(broken.text)")
     }
 
     /// A recording sent in pieces is finished when its pieces stop coming (the page closed
@@ -284,10 +320,14 @@ import FaceDetector
         let folder = try TestAssets.temporaryFolder("live-browser")
         try FileManager.default.copyItem(atPath: TestAssets.graceHopper, toPath: folder + "/hopper.jpg")
         let out = try TestAssets.temporaryFolder("live-browser-out")
-        // The fake camera: the group photo, still, 2 s at 15 fps (Chromium plays it in a loop).
+        // The fake camera: the group photo panning (`PanningCamera`), played in a loop.
         let camera = try TestAssets.temporaryFolder("live-camera") + "/group.y4m"
-        try TestClips.ffmpeg(["-loop", "1", "-framerate", "15", "-i", TestAssets.group,
-                              "-vf", "scale=640:-2,pad=640:480:0:(oh-ih)/2,format=yuv420p", "-t", "2", camera])
+        let pan = try PanningCamera()
+        try pan.write(to: camera)
+        // A clip to put behind the green screen: the astronaut's photo, panned over in 2 s.
+        try TestClips.ffmpeg(["-loop", "1", "-framerate", "15", "-i", TestAssets.astronaut, "-t", "2",
+                              "-vf", "crop=w=iw*0.7:h=ih*0.7:x=(iw-ow)*t/2:y=(ih-oh)/2,scale=480:-2,format=yuv420p",
+                              "-c:v", "libx264", folder + "/behind.mp4"])
         let server = try ServerProcess([folder, "--out", out, "--live"])
         defer { server.stop() }
         let downloads = try TestAssets.temporaryFolder("live-downloads")
@@ -311,34 +351,16 @@ import FaceDetector
         try browser.screenshot(to: shots + "/live-ink.png")
         #expect((try browser.script("return window.sketchease.live.faces.map(f => f.style)") as? [String])?.sorted() == ["ink", "pencil", "pencil"])
 
-        // In the page: the picture shown against the camera's own, inside each face.
-        let changes = try browser.script("""
-            const canvas = document.getElementById('live-canvas'), video = document.getElementById('live-video');
-            const raw = document.createElement('canvas'); raw.width = canvas.width; raw.height = canvas.height;
-            raw.getContext('2d').drawImage(video, 0, 0, raw.width, raw.height);
-            const a = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
-            const b = raw.getContext('2d').getImageData(0, 0, raw.width, raw.height).data;
-            const mean = (x0, y0, w, h) => { let t = 0, n = 0;
-              for (let y = Math.round(y0); y < y0 + h; y++) for (let x = Math.round(x0); x < x0 + w; x++) {
-                const i = (y * canvas.width + x) * 4; for (let c = 0; c < 3; c++) { t += Math.abs(a[i + c] - b[i + c]); n++; } }
-              return t / n; };
-            const faces = window.sketchease.live.faces.filter(f => f.id > 0).map(f => mean(f.box[0] + f.box[2] / 4, f.box[1] + f.box[3] / 4, f.box[2] / 2, f.box[3] / 2));
-            return { faces, wall: mean(0, 0, canvas.width, 40) };
-            """) as? [String: Any] ?? [:]
-        let faceChanges = (changes["faces"] as? [Any] ?? []).map(number)
-        #expect(faceChanges.count == 3 && faceChanges.allSatisfy { $0 > 12 }, "every face drawn in a style: \(changes)")
-        #expect(number(changes["wall"] ?? -1) < 8, "the rest as filmed: \(changes)")
-
         // Guidance over the picture; Take picture saves the styled frame and its report.
         try browser.wait("guidance", for: "return [...document.querySelectorAll('#live-guidance li')].some(li => li.textContent.startsWith('move closer'))")
         try browser.click("#live-still")
         let still = try browser.wait("the picture", for: "return window.sketchease.still ?? null") as? [String: Any] ?? [:]
         #expect(FileManager.default.fileExists(atPath: still["output"] as? String ?? "") && FileManager.default.fileExists(atPath: still["report"] as? String ?? ""), "\(still)")
 
-        // Record 3 s with the (fake) microphone: OUT/live-….mp4 with sound, as long as recorded.
+        // Record 5 s with the (fake) microphone: OUT/live-….mp4 with sound, as long as recorded.
         try browser.click("#live-record")
         try browser.wait("recording", for: "return document.getElementById('live-record').getAttribute('aria-pressed') === 'true'")
-        Thread.sleep(forTimeInterval: 3)
+        Thread.sleep(forTimeInterval: 5)
         try browser.click("#live-record")
         let saved = try browser.wait("the recording", for: "return window.sketchease.recording ?? null", timeout: 120) as? [String: Any] ?? [:]
         let name = saved["name"] as? String ?? ""
@@ -352,15 +374,48 @@ import FaceDetector
         #expect(streams.contains("aac,audio"), "\(streams)")
         let length = Double(try TestClips.ffprobe(["-show_entries", "format=duration", "-of", "csv=p=0", recording])
             .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
-        #expect(length > 2.5 && length < 4.5, "recorded about 3 s: \(length) s")
+        #expect(length > 4.5 && length < 6.5, "recorded about 5 s: \(length) s")
+        let sound = Double(try TestClips.ffprobe(["-select_streams", "a:0", "-show_entries", "stream=duration", "-of", "csv=p=0", recording])
+            .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        #expect(sound > 4.5 && sound < 6.5, "the sound as long: \(sound) s")
         let times = try TestClips.frameSeconds(recording)
-        #expect(times.count >= 3 && zip(times, times.dropFirst()).allSatisfy { $0 < $1 }, "frames in order: \(times)")
+        #expect(times.count >= 30 && zip(times, times.dropFirst()).allSatisfy { $0 < $1 }, "frames in order: \(times)")
+        // In the recording's frames: every face drawn, following the camera, the rest as filmed.
+        let drawn = try pan.drawnFaces(in: recording)
+        #expect(drawn.frames >= 30, "\(drawn)")
+        #expect(drawn.weakestFace > 15 && drawn.colourKept < 0.3, "every face drawn in a style (grey) on every frame: \(drawn)")
+        #expect(drawn.wall < 9, "the rest as filmed on every frame: \(drawn)")
+        print("live recording over the panning camera: \(drawn)")
         try browser.wait("the download link", for: "return !document.getElementById('live-download').hidden")
         let said = try browser.script("return document.getElementById('toast').textContent") as? String ?? ""
         #expect(said.hasPrefix("Recorded \(name) ("), "\(said)")
         let download = try server.get("/api/live/download?name=\(name)")
         #expect(download.status == 200 && download.body == FileManager.default.contents(atPath: recording))
         #expect(try server.get("/api/live/download?name=../uploads/x.mp4").status == 400)
+
+        // Green screen: the served clip picked to go behind, Green screen, a tap on the green
+        // above the photos; the green is replaced by the clip, the photos stay as filmed.
+        try browser.script("""
+            const s = document.getElementById('live-behind');
+            s.value = [...s.options].find(o => o.textContent.startsWith('behind.mp4')).value;
+            """)
+        try browser.click("#live-green")
+        let view = try browser.rect("#live-boxes")
+        try browser.tap(at: (view.x + view.width * 0.1, view.y + view.height * 0.05))
+        try browser.wait("the green screen", for: "return window.sketchease.greenScreen?.photo?.endsWith('behind.mp4') ?? false")
+        let shownKeyed = number(try browser.script("return window.sketchease.live.stats.shown"))
+        try browser.wait("frames keyed", for: "return window.sketchease.live.stats.shown >= \(Int(shownKeyed) + 4)", timeout: 60)
+        try browser.screenshot(to: shots + "/live-green.png")
+        let strip = try browser.script("""
+            const c = document.getElementById('live-canvas'), d = c.getContext('2d').getImageData(0, 0, c.width, 40).data;
+            const m = [0, 0, 0]; for (let i = 0; i < d.length; i += 4) for (let k = 0; k < 3; k++) m[k] += d[i + k];
+            return m.map(v => v / (d.length / 4));
+            """) as? [Any] ?? []
+        let above = strip.map(number)
+        #expect(above.count == 3 && zip(above, PanningCamera.green).map { abs($0 - $1) }.reduce(0, +) / 3 > 40,
+                "the green above the photos replaced by the clip: \(above)")
+        try browser.click("#live-green")
+        try browser.wait("the green screen off", for: "return document.getElementById('live-green').getAttribute('aria-pressed') === 'false'")
 
         // Phone width.
         try browser.resize(width: 390, height: 844)
@@ -369,7 +424,7 @@ import FaceDetector
         try browser.screenshot(to: shots + "/live-phone.png")
 
         let stats = try browser.script("const l = window.sketchease.live; return { fps: l.fps, stats: l.stats }") as? [String: Any] ?? [:]
-        try JSONSerialization.data(withJSONObject: ["live": "640×480, 3 faces (pencil, ink)", "stats": stats], options: [.prettyPrinted])
+        try JSONSerialization.data(withJSONObject: ["live": "640×480, 3 faces (pencil, ink), the camera panning", "stats": stats], options: [.prettyPrinted])
             .write(to: URL(fileURLWithPath: shots + "/timings-live.json"))
         let latencies = ((stats["stats"] as? [String: Any])?["latencies"] as? [Any] ?? []).map(number).sorted()
         if !latencies.isEmpty {

@@ -47,10 +47,12 @@ export class Live {
     new ResizeObserver(() => { if (this.running) this.layout(); }).observe(document.querySelector('.live-stage'));
   }
 
-  /** The served photos, to put one behind a green screen. */
+  /** The served photos and clips, to put one behind a green screen (a clip plays, looping). */
   setPhotos(photos) {
+    const chosen = $('live-behind').value;
     $('live-behind').replaceChildren(el('option', { value: '' }, 'white'),
-      ...photos.filter((p) => p.kind !== 'clip').map((p) => el('option', { value: p.id }, p.name)));
+      ...photos.map((p) => el('option', { value: p.id }, p.kind === 'clip' ? `${p.name} (clip)` : p.name)));
+    if (photos.some((p) => p.id === chosen)) $('live-behind').value = chosen;
   }
 
   /** Green screen on: the next tap on the picture picks the key colour. Off: as filmed again. */

@@ -117,6 +117,16 @@ final class WebDriver: @unchecked Sendable {
         try command("DELETE", "/actions")
     }
 
+    /// A mouse click at a viewport point, as a person would (not an element's centre).
+    func tap(at point: (Double, Double)) throws {
+        let actions: [[String: Any]] = [
+            ["type": "pointerMove", "duration": 0, "x": Int(point.0), "y": Int(point.1), "origin": "viewport"],
+            ["type": "pointerDown", "button": 0], ["type": "pointerUp", "button": 0],
+        ]
+        try command("POST", "/actions", ["actions": [["type": "pointer", "id": "mouse", "parameters": ["pointerType": "mouse"], "actions": actions]]])
+        try command("DELETE", "/actions")
+    }
+
     /// Presses keys: "\u{E009}" is Control, "\u{E008}" Shift, "\u{E004}" Tab (WebDriver's codes).
     func keys(_ chords: [[String]]) throws {
         var actions: [[String: Any]] = []
