@@ -3,9 +3,10 @@ import Testing
 import TestSupport
 
 /// A clip in a real browser (Debian's chromium, headless): opened from the strip, a track
-/// styled from the tracks' sheet, scrubbed, played, exported with the progress shown and
-/// downloaded. (That the session is the one `edit clip.mp4` resumes, both ways, is checked in
-/// `ClipRouteTests` on the 640×360 scene.)
+/// styled from the tracks' sheet, a box dragged, a track removed, undone and redone,
+/// scrubbed, played, exported with the progress shown and downloaded; `apply` on the page's
+/// session writes the same file and `edit` resumes it. (Edits made at the prompt showing in
+/// the page are checked in `ClipRouteTests`.)
 ///
 /// Screenshots go where `BrowserTests` puts them; the time from each scrub to its frame on
 /// screen (a 1080p clip, three styled tracks) to `timings-clip.json` there.
@@ -46,6 +47,36 @@ struct ClipBrowserTests {
         // All tracks styled, then scrubbed: each frame shows with its faces drawn.
         try browser.click("#apply-all")
         try browser.wait("all styled", for: "return window.sketchease.clip.tracks.every(t => t.style?.filter === 'pencil')")
+
+        // Track 1's box dragged on this frame: the whole track moves by as much; undone, redone.
+        func trackBox(_ id: Int) throws -> [Double] {
+            (try browser.script("return window.sketchease.clip.tracks.find(t => t.id === \(id))?.box ?? []") as? [Any] ?? []).map(number)
+        }
+        let before = try trackBox(1)
+        let box = try browser.rect(".face[data-id='1']")
+        try browser.drag(from: (box.x + box.width / 2, box.y + box.height / 2), to: (box.x + box.width / 2 + 30, box.y + box.height / 2 + 20))
+        try browser.wait("the move", for: "return window.sketchease.clip.undo?.startsWith('face 1 moved')")
+        let scale = number(try browser.script("return document.getElementById('frame').clientWidth / window.sketchease.clip.width"))
+        let moved = try trackBox(1)
+        #expect(abs(moved[0] - before[0] - 30 / scale) < 3 / scale && abs(moved[1] - before[1] - 20 / scale) < 3 / scale,
+                "moved by the drag: \(before) -> \(moved) at \(scale) screen px a pixel")
+        try browser.click("#undo")
+        try browser.wait("the move undone", for: "return window.sketchease.clip.redo?.startsWith('face 1 moved')")
+        #expect(try trackBox(1) == before)
+        try browser.click("#redo")
+        try browser.wait("the move redone", for: "return window.sketchease.clip.undo?.startsWith('face 1 moved')")
+        #expect(try trackBox(1) == moved)
+
+        // The last track removed from the sheet (Remove track); undone, then removed again.
+        let last = tracks.max()!
+        try browser.click(".track[data-id='\(last)']")
+        try browser.wait("track \(last) selected", for: "return document.getElementById('face-heading').textContent === 'Track \(last)'")
+        try browser.click("#delete-face")
+        try browser.wait("track \(last) removed", for: "return !window.sketchease.clip.tracks.some(t => t.id === \(last)) && document.querySelectorAll('#tracks .track').length === \(tracks.count - 1)")
+        try browser.click("#undo")
+        try browser.wait("track \(last) back", for: "return window.sketchease.clip.tracks.some(t => t.id === \(last))")
+        try browser.click("#redo")
+        try browser.wait("track \(last) removed again", for: "return !window.sketchease.clip.tracks.some(t => t.id === \(last))")
         let frames = [12, 40, 25, 55, 5, 33, 48, 19]
         for n in frames {
             try browser.script("const s = document.getElementById('scrub'); s.value = arguments[0]; s.dispatchEvent(new Event('input'))", [n])
@@ -79,6 +110,18 @@ struct ClipBrowserTests {
         let size = (try? FileManager.default.attributesOfItem(atPath: out + "/walk.mp4")[.size]) ?? "?"
         #expect(streams.split(separator: "\n").sorted() == ["audio", "video"],
                 "ffprobe said \(streams.debugDescription) of \(size) bytes (\(exported.count) read before); again: \((try? TestClips.ffprobe(["-show_entries", "stream=codec_type", "-of", "csv=p=0", out + "/walk.mp4"]))?.debugDescription ?? "failed")")
+
+        // The page's session is the one `apply` and `edit` read: the same clip, byte for byte,
+        // and the prompt resumes it.
+        let again = try TestAssets.temporaryFolder("clip-browser-apply")
+        let applied = try CLIRunner.run(["apply", out + "/.sketchease/walk.sketchease.json", "--out", again])
+        #expect(applied.status == 0, "\(applied.stderr)")
+        #expect(FileManager.default.contents(atPath: again + "/walk.mp4") == exported, "apply on the page's session writes its export")
+        let prompt = try CLIRunner.run(["edit", folder + "/walk.mp4", "--out", out], stdin: "list\nquit\n")
+        #expect(prompt.status == 0 && prompt.stdout.contains("resumed from"), "\(prompt.stdout)\(prompt.stderr)")
+        // (`list` prints a track as "  ID  at X, Y size W×H  STYLE", its id right-aligned in three places.)
+        let listed = { (id: Int) in prompt.stdout.contains(" " + String(repeating: " ", count: max(0, 3 - String(id).count)) + "\(id)  at ") }
+        #expect(listed(1) && !listed(last), "the removed track stays removed at the prompt: \(prompt.stdout)")
 
         let timings = try browser.script("return window.sketchease.timings") as? [[String: Any]] ?? []
         try JSONSerialization.data(withJSONObject: ["clip": "1920×1080, 3+ styled tracks", "timings": timings], options: [.prettyPrinted])
