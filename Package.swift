@@ -104,7 +104,7 @@ let package = Package(
         // Runs the built `sketchease` binary end to end.
         .testTarget(name: "SketchEaseCLITests", dependencies: ["SketchEaseCLI", "SketchEase", "TestSupport"]),
         // Runs `sketchease serve` and drives it over HTTP and in Debian's chromium (WebDriver).
-        .testTarget(name: "WebAppTests", dependencies: ["WebApp", "SketchEaseCLI", "SketchEase", "TestSupport"]),
+        .testTarget(name: "WebAppTests", dependencies: ["WebApp", "SketchEaseCLI", "SketchEase", "Video", "TestSupport"]),
     ],
     cxxLanguageStandard: .cxx17
 )

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import TestSupport
+import Video
 import Vips
 @testable import WebApp
 import FaceDetector
@@ -134,6 +135,57 @@ import FaceDetector
     func send(_ server: ServerProcess, _ body: Data, session: String, n: Int, width: Int = 640, height: Int = 480) throws -> RawHTTP.Response {
         try RawHTTP.request("POST", port: server.port, path: "/api/live/frame?session=\(session)&w=\(width)&h=\(height)&t=\(Double(n) / 15)",
                             headers: ["X-SketchEase-Token": server.token, "Content-Type": "application/octet-stream"], body: body)
+    }
+
+    /// Capture guidance: each of the face report's checks, said as an instruction over the
+    /// live view (the report's own measures are tested in `FaceReportTests`).
+    @Test func guidanceSaysEachCheckAsAnInstruction() throws {
+        let detector = try OpenCVFaceDetector.centerFace(modelPath: TestAssets.model)
+        let hopper = try VipsImage.load(path: TestAssets.graceHopper).extractBands(0, count: 3).inMemory()
+        func said(_ image: VipsImage) throws -> Set<String> {
+            let faces = try detector.detect(in: image).enumerated().map {
+                TrackedFace(id: $0.offset + 1, box: $0.element.box, landmarks: $0.element.landmarks, score: $0.element.score ?? 1)
+            }
+            #expect(faces.count == 1)
+            return Set(try LiveSession.guidance(for: faces, on: image).map(\.say))
+        }
+        #expect(try said(hopper).isEmpty, "a good picture: nothing to say")
+        #expect(try said(hopper.resize(scale: 0.4)) == ["move closer"])
+        #expect(try said(hopper.crop(x: 200, y: 0, width: 312, height: 600)).contains("face cut off"))
+        let nose = try #require(try detector.detect(in: hopper).first?.landmarks[2])
+        let rightOfNose = try VipsImage.coordinates(width: hopper.width, height: hopper.height).extractBands(0).relational("more", constant: [nose.x])
+        #expect(try said(rightOfNose.ifThenElse(hopper.linear(0.3, 0).cast(.uchar), hopper)).contains("light is uneven"))
+        #expect(try said(hopper.gaussianBlur(sigma: 2.5).cast(.uchar)).contains("hold still"))
+        #expect(try said(hopper.rotated(degrees: 30, background: [255, 255, 255]).cast(.uchar)).contains("hold your head straight"))
+    }
+
+    /// Every style the page offers draws a face live: the stickers on its landmarks and the
+    /// relief too (`chroma` keys a colour the face does not have, `none` leaves it).
+    @Test func everyStyleIsDrawnLive() throws {
+        let folder = try TestAssets.temporaryFolder("live-styles")
+        let out = try TestAssets.temporaryFolder("live-styles-out")
+        let server = try ServerProcess([folder, "--out", out, "--live"])
+        defer { server.stop() }
+        let filters = (ServerProcess.object(try server.get("/api/library"))["filters"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+        #expect(filters.contains("mask") && filters.contains("relief"), "\(filters)")
+        let frame = try Self.groupFrame()
+        let body = try Self.rgba(frame), plain = try frame.pixels()
+        var n = 0
+        var last: RawHTTP.Response?
+        for _ in 0..<10 { last = try send(server, body, session: "styles", n: n); n += 1 }
+        guard let b = (Self.faces(last!).first { $0["id"] as? Int == 2 }?["box"] as? [Any])?.map({ ClipRouteTests.number($0) }) else {
+            Issue.record("face 2 is followed: \(Self.faces(last!))"); return
+        }
+        let inner = (x: Int(b[0] + b[2] * 0.25), y: Int(b[1] + b[3] * 0.25), w: Int(b[2] * 0.5), h: Int(b[3] * 0.5))
+        var changes: [String: Double] = [:]
+        for filter in filters where filter != "chroma" && filter != "none" {
+            let set = try server.post("/api/live/style", json: ["session": "styles", "track": 2, "style": ["filter": filter]])
+            #expect(set.status == 200, "\(filter): \(set.text)")
+            let answer = try send(server, body, session: "styles", n: n); n += 1
+            #expect(Self.faces(answer).first { $0["id"] as? Int == 2 }?["style"] as? String == filter)
+            changes[filter] = ClipRouteTests.difference(plain, try ClipRouteTests.picture(answer).pixels, width: 640, in: inner)
+        }
+        #expect(changes.count == filters.count - 2 && changes.values.allSatisfy { $0 > 15 }, "face 2 drawn in each style (mean change): \(changes)")
     }
 
     @Test func framesComeBackWithEveryFaceStyledAndAFaceRestyledByItself() throws {
