@@ -73,7 +73,7 @@ public struct EditorServer: Sendable {
         let recordings = liveRoutes.recordings
         let watch = Task.detached {
             while !Task.isCancelled {
-                try? await Task.sleep(for: .seconds(2))
+                try? await Task.sleep(for: .seconds(0.5))
                 recordings.finishIdle()
             }
         }

@@ -51,19 +51,23 @@ enum LiveRecording {
 
 /// Recordings arriving in pieces while they are made (MediaRecorder's chunks, each appended to
 /// a hidden file as it comes), so that a recording is never lost with the page: Stop finishes
-/// it, and so do the page closing (it sends a last request as it goes), a recording that stops
-/// receiving pieces for `idleSeconds`, and the server stopping (Ctrl+C).
+/// it, and so do the page closing (it says so as it goes, `leave`: the pieces it was still
+/// sending are taken for `leavingSeconds` more), a recording that stops receiving pieces for
+/// `idleSeconds`, and the server stopping (Ctrl+C).
 final class LiveRecordings: Sendable {
     struct Pending: Sendable {
         var file: String
         var lastPiece: Date
         var pieces: Int
+        /// The page said it is going away.
+        var leaving = false
     }
 
     private let table = Mutex<[String: Pending]>([:])
     let settings: ServeSettings
     let log: @Sendable (String) -> Void
     static let idleSeconds: TimeInterval = 10
+    static let leavingSeconds: TimeInterval = 1.5
 
     init(settings: ServeSettings, log: @escaping @Sendable (String) -> Void) {
         self.settings = settings; self.log = log
@@ -97,28 +101,50 @@ final class LiveRecordings: Sendable {
         }
     }
 
-    /// Makes recording `id` into `OUT/live-<time>.mp4`; its pieces are removed.
-    func finish(_ id: String) throws -> LiveRecording.Saved {
+    /// Makes recording `id` into `OUT/live-<time>.mp4`; its pieces are removed. `why`, when it
+    /// was not the page's Stop, goes into the log's line.
+    func finish(_ id: String, why: String? = nil) throws -> LiveRecording.Saved {
         try Self.checkID(id)
         guard let pending = table.withLock({ $0.removeValue(forKey: id) }) else {
             throw APIError(status: .notFound, message: "no recording \(id) (finished already?)")
         }
         defer { try? FileManager.default.removeItem(atPath: pending.file) }
         let saved = try LiveRecording.convert(pending.file, settings: settings)
-        log("recorded \(saved.output)")
+        log("recorded \(saved.output)" + (why.map { " (\($0))" } ?? ""))
         return saved
     }
 
-    /// Finishes the recordings that stopped receiving pieces (the page went away without a word).
+    /// The page of recording `id` is going away: it is finished once the pieces the page was
+    /// still sending have come (none for `leavingSeconds`), not at once (a piece on its way
+    /// was refused, and its half second lost) nor after `idleSeconds`.
+    func leave(_ id: String) throws {
+        try Self.checkID(id)
+        try table.withLock { table in
+            guard table[id] != nil else { throw APIError(status: .notFound, message: "no recording \(id) (finished already?)") }
+            table[id]?.leaving = true
+            table[id]?.lastPiece = Date()
+        }
+    }
+
+    /// Finishes the recordings that stopped receiving pieces: those whose page went away
+    /// (`leave`), and those whose page went without a word.
     func finishIdle(now: Date = Date()) {
-        let idle = table.withLock { $0.filter { now.timeIntervalSince($0.value.lastPiece) > Self.idleSeconds }.map(\.key) }
-        for id in idle { do { _ = try finish(id) } catch { log("recording \(id) not saved: \(APIError(error).message)") } }
+        let idle = table.withLock {
+            $0.filter { now.timeIntervalSince($0.value.lastPiece) > ($0.value.leaving ? Self.leavingSeconds : Self.idleSeconds) }
+        }
+        for (id, pending) in idle {
+            do {
+                _ = try finish(id, why: pending.leaving ? "its page went away" : "no piece for \(Int(Self.idleSeconds)) s")
+            } catch {
+                log("recording \(id) not saved: \(APIError(error).message)")
+            }
+        }
     }
 
     /// Finishes every recording under way (the server is stopping).
     func finishAll() {
         for id in table.withLock({ Array($0.keys) }) {
-            do { _ = try finish(id) } catch { log("recording \(id) not saved: \(APIError(error).message)") }
+            do { _ = try finish(id, why: "the server stopped") } catch { log("recording \(id) not saved: \(APIError(error).message)") }
         }
     }
 }

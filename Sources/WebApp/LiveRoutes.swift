@@ -91,9 +91,14 @@ struct LiveRoutes: Sendable {
             try await Background.run { try recordings.append(bytes, to: id, sequence: piece) }
             return try api.json(["pieces": piece + 1])
         }
+        // {recording, leaving: true while the page goes away (finished once its last pieces came)}.
         router.post("/api/live/record/finish") { request, _ in
-            struct Body: Decodable { var recording: String }
+            struct Body: Decodable { var recording: String; var leaving: Bool? }
             let body = try await api.decode(Body.self, request)
+            if body.leaving == true {
+                try recordings.leave(body.recording)
+                return try api.json(["finishing": true])
+            }
             return try api.json(try await Background.run { try recordings.finish(body.recording) })
         }
         router.get("/api/live/download") { request, _ in

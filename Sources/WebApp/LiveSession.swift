@@ -79,6 +79,16 @@ final class LiveSession: @unchecked Sendable {
     /// reliably from ~16 px). At 400 px the network took ~30 % of Live's CPU; at 320, 640×480
     /// with two faces went from 9.5 to 12 frames a second.
     static let detectionSide = 320
+    /// While a face shown is smaller than `smallFace` pixels in that copy, the looks are made
+    /// on a copy `smallFaceSide` pixels long, until every face shown is `largeFace` or more
+    /// (one size, then the other: the network is built again for each size, ~35 ms). Faces
+    /// farther back, 26 px in a 640 px frame (13 px at 320), were found on two looks in
+    /// three: a run of misses ended the face's track and it was left as filmed for half a
+    /// second or more. At 480 px everywhere, Live showed 20 frames a second instead of 26.
+    static let smallFaceSide = 480
+    static let smallFace = 18.0, largeFace = 24.0
+    /// The side the looks are made at now.
+    private var lookSide = LiveSession.detectionSide
     /// Frames larger than this many pixels are refused (a 1080p camera is the most a page sends).
     static let pixelLimit = 1920 * 1080
 
@@ -217,6 +227,8 @@ final class LiveSession: @unchecked Sendable {
             guidance = []
             measuring = nil
             age = [:]
+            lastFaces = []
+            lookSide = Self.detectionSide
             smoothers = [:]
             sizes = DrawingSizes()
             sightings = []
@@ -225,7 +237,14 @@ final class LiveSession: @unchecked Sendable {
         }
         var coarse = detection
         coarse.minFace = 0
-        coarse.maxSide = min(coarse.maxSide, Self.detectionSide)
+        // Small faces shown: looked for on a larger copy (see `smallFaceSide`).
+        let atDetectionSide = lastFaces.map { $0.box.shorterSide * Double(Self.detectionSide) / Double(max(image.width, image.height)) }
+        if atDetectionSide.contains(where: { $0 < Self.smallFace }) {
+            lookSide = Self.smallFaceSide
+        } else if atDetectionSide.allSatisfy({ $0 >= Self.largeFace }) {
+            lookSide = Self.detectionSide
+        }
+        coarse.maxSide = min(coarse.maxSide, lookSide)
         let n = next
         // The look started on the frame before is the newest sighting (waited for, if it has
         // not finished: it ran while that frame was drawn and sent), and the tracker gets its
@@ -244,7 +263,7 @@ final class LiveSession: @unchecked Sendable {
             let detector = self.detector, detectorLock = self.detectorLock, options = coarse
             look = (time, Pending { try detectorLock.withLock { try detector.detect(in: image, options: options) } })
         }
-        let found = Self.predicted(from: sightings, at: time)
+        var found = Self.predicted(from: sightings, at: time)
         next += 1
         framesIn += 1
         // The frames the tracker gives back come a few frames late: the faces on this one are
@@ -252,7 +271,9 @@ final class LiveSession: @unchecked Sendable {
         // longer where the late frame showed it: taken for a new face and left as filmed,
         // while its track's drawing stayed on the wall beside it).
         _ = tracker!.add(frame: n, time: time, detections: detects ? found : nil, grey: grey)
-        let faces = smoothed(Self.current(found, followed: tracker!.newest, detected: detects), at: time)
+        let followed = tracker!.newest
+        if !detects { found = Self.moved(found, asFollowed: followed) }
+        let faces = smoothed(Self.current(found, followed: followed, shown: lastFaces, detected: detects), at: time)
         lastFaces = faces
         framesOut += 1
         // A face not yet followed (id 0) is left as filmed until it has a track: then it fades in.
@@ -417,25 +438,61 @@ final class LiveSession: @unchecked Sendable {
     }
 
     /// The faces on the frame just taken: where the detector found them on it, each with the
-    /// id of the track it belongs to (`followed`: the tracker's faces on this frame, as far as
-    /// it has seen and followed them); a face the detector missed this once stays where it was
-    /// followed. A face too new to have a track yet has id 0 (and is not drawn in a style).
-    /// `detected`: whether `found` is the detector's (else where the last two detections say the
-    /// faces are going).
-    static func current(_ found: [DetectedFace], followed: [TrackedFace], detected: Bool = true) -> [TrackedFace] {
-        var out: [TrackedFace] = []
+    /// id it had on the frame before (`shown`), else the id of the tracker's face there
+    /// (`followed`: the tracker's faces on this frame, as far as it has seen and followed
+    /// them). A face shown before that the detector missed this once is where the tracker
+    /// followed it, with the id it had, unless a face found is there. A face too new to have a track yet has id 0 (and is not drawn
+    /// in a style). `detected`: whether `found` is the detector's (else where the last two
+    /// detections say the faces are going).
+    ///
+    /// Matched to the frame before first: a face moves little in a frame, where the tracker,
+    /// which measures a small face's motion poorly, may have run on past it (a 26 px face whose
+    /// camera turned back: its track went on the other way, the face was taken for a new one,
+    /// left as filmed for half a second, and its style restarted).
+    static func current(_ found: [DetectedFace], followed: [TrackedFace], shown: [TrackedFace] = [],
+                        detected: Bool = true) -> [TrackedFace] {
+        var ids = [Int](repeating: 0, count: found.count)
         var taken = Set<Int>()
-        for face in found {
-            let best = followed.filter { !taken.contains($0.id) }.max { $0.box.iou(face.box) < $1.box.iou(face.box) }
-            if let best, best.box.iou(face.box) >= 0.2 {
-                taken.insert(best.id)
-                out.append(TrackedFace(id: best.id, box: face.box, landmarks: face.landmarks, score: face.score ?? 1, detected: detected))
-            } else {
-                out.append(TrackedFace(id: 0, box: face.box, landmarks: face.landmarks, score: face.score ?? 1, detected: detected))
+        for candidates in [shown.filter { $0.id > 0 }, followed] {
+            for (i, face) in found.enumerated() where ids[i] == 0 {
+                let best = candidates.filter { !taken.contains($0.id) }.max { $0.box.iou(face.box) < $1.box.iou(face.box) }
+                if let best, best.box.iou(face.box) >= 0.2 { ids[i] = best.id; taken.insert(best.id) }
             }
         }
-        out += followed.filter { !taken.contains($0.id) && $0.opacity >= 1 }
+        var out = zip(ids, found).map { id, face in
+            TrackedFace(id: id, box: face.box, landmarks: face.landmarks, score: face.score ?? 1, detected: detected)
+        }
+        // Missed: a face shown on the frame before is where the tracker follows it (under the
+        // id it had, where the tracker has given it a new one), unless a face found is there.
+        // (A track of the tracker's that continues no face shown is one it has lost: it has run
+        // on past its face, and would be drawn on the wall.)
+        let here = out
+        for track in followed where !taken.contains(track.id) && track.opacity >= 1 && !here.contains(where: { $0.box.iou(track.box) >= 0.2 }) {
+            guard let was = shown.first(where: { $0.id > 0 && !taken.contains($0.id) && ($0.id == track.id || $0.box.iou(track.box) >= 0.2) })
+            else { continue }
+            var face = track
+            face.id = was.id
+            taken.insert(face.id)
+            out.append(face)
+        }
         return out
+    }
+
+    /// Between two looks, each face (`found`: where the last two looks say it is going) where
+    /// the tracker's face on it is (`followed`: moved by the motion measured on this very
+    /// frame), its landmarks moved with it. Measured against where the faces truly were (a
+    /// camera panning with steps of one to three frames, reversing): the looks' guess was 4.6
+    /// to 5.3 px off on average (18 at most), the tracker 3.4 to 3.6 (11), faces of 26–85 px.
+    /// A face whose track has run off elsewhere (IoU under 0.3) keeps the looks' guess.
+    static func moved(_ found: [DetectedFace], asFollowed followed: [TrackedFace]) -> [DetectedFace] {
+        found.map { face in
+            guard let track = followed.max(by: { $0.box.iou(face.box) < $1.box.iou(face.box) }), track.box.iou(face.box) >= 0.3 else { return face }
+            let dx = track.box.center.x - face.box.center.x, dy = track.box.center.y - face.box.center.y
+            var moved = face
+            moved.box = track.box
+            moved.landmarks = face.landmarks.map { Point(x: $0.x + dx, y: $0.y + dy) }
+            return moved
+        }
     }
 
     /// The faces of the last detection moved on to `time` at the speed they moved since the one

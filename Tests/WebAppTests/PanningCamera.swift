@@ -66,8 +66,10 @@ struct PanningCamera {
         var colourKept = 0.0
         var wall = 0.0
         var offsets: [Int] = []
+        /// "frame:face x:colour kept" of each face that kept 0.3 of its colour or more.
+        var undrawn: [String] = []
         var description: String {
-            "\(frames) frames, weakest face change \(String(format: "%.1f", weakestFace)), colour kept \(String(format: "%.2f", colourKept)), wall \(String(format: "%.1f", wall)), offsets \(offsets)"
+            "\(frames) frames, weakest face change \(String(format: "%.1f", weakestFace)), colour kept \(String(format: "%.2f", colourKept)), wall \(String(format: "%.1f", wall)), offsets \(offsets), coloured (frame:face:kept) \(undrawn)"
         }
     }
 
@@ -113,6 +115,7 @@ struct PanningCamera {
                 drawn.weakestFace = min(drawn.weakestFace, difference(points, offset: offset))
                 let kept = colour(points, offset: offset, recorded: true) / max(colour(points, offset: offset, recorded: false), 1)
                 drawn.colourKept = max(drawn.colourKept, kept)
+                if kept >= 0.3 { drawn.undrawn.append("\(f):\(Int(face.x)):\(String(format: "%.2f", kept))") }
             }
             drawn.frames += 1
         }

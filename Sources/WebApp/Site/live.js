@@ -354,13 +354,16 @@ export class Live {
     }
   }
 
-  /** The page is going away while recording: the server is asked to finish what it has. */
+  /** The page is going away while recording: what the recorder holds is sent as a last piece
+   * (where the page lives long enough), and the server is told to finish once the pieces on
+   * their way have come. */
   finishOnLeaving() {
     if (!this.recorder || !this.recordingId) return;
+    if (this.recorder.state === 'recording') this.recorder.stop();
     fetch('/api/live/record/finish', {
       method: 'POST', credentials: 'same-origin', keepalive: true,
       headers: { 'Content-Type': 'application/json', 'X-SketchEase-Token': token },
-      body: JSON.stringify({ recording: this.recordingId }),
+      body: JSON.stringify({ recording: this.recordingId, leaving: true }),
     });
   }
 
