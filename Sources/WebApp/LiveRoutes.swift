@@ -31,7 +31,9 @@ struct LiveRoutes: Sendable {
                 throw APIError(status: .contentTooLarge, message: "a \(width)×\(height) frame is \(width * height * 4) bytes of RGBA")
             }
             let pixels = Array(body.readableBytesView)
-            guard let output = try await Background.run({ try session.take(rgba: pixels, width: width, height: height, time: time) }) else {
+            // `c`: which camera the page is showing (it counts its switches).
+            let camera = query["c"].flatMap { Int($0) } ?? 0
+            guard let output = try await Background.run({ try session.take(rgba: pixels, width: width, height: height, time: time, camera: camera) }) else {
                 return Response(status: .noContent)
             }
             var headers = HTTPFields()

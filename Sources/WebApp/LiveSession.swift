@@ -26,6 +26,8 @@ final class LiveSession: @unchecked Sendable {
     /// A matte is cut again at the latest after this many frames (two seconds at 15 fps).
     static let matteFrames = 30
     private var size = (width: 0, height: 0)
+    /// The page's camera number the frames are from.
+    private var camera = 0
     private var next = 0
     /// How many frames running each track's face has been on.
     private var age: [Int: Int] = [:]
@@ -128,11 +130,12 @@ final class LiveSession: @unchecked Sendable {
     /// each other on the way) is dropped, as the tracker only goes forward.
     private var newestTime = -Double.infinity
 
-    /// Takes frame `rgba` (the page's canvas pixels, `width`×`height`, at `time` seconds).
+    /// Takes frame `rgba` (the page's canvas pixels, `width`×`height`, at `time` seconds, from
+    /// the page's camera number `camera`: following starts over when it changes).
     /// Following it (detection, tracking, smoothing, mattes) waits for the frame before;
     /// drawing it does not: frames are drawn side by side, up to `framesInFlight` at once.
     /// A frame beyond that, or older than one already taken, is dropped (`busy`).
-    func take(rgba: [UInt8], width: Int, height: Int, time: Double) throws -> Output? {
+    func take(rgba: [UInt8], width: Int, height: Int, time: Double, camera: Int = 0) throws -> Output? {
         guard width > 0, height > 0, width * height <= Self.pixelLimit, rgba.count == width * height * 4 else {
             throw APIError(status: .badRequest, message: "a live frame must be RGBA pixels, at most \(Self.pixelLimit) of them (\(width)×\(height) gives \(width * height * 4) bytes, got \(rgba.count))")
         }
@@ -147,7 +150,7 @@ final class LiveSession: @unchecked Sendable {
         defer { lock.withLock { inFlight -= 1 } }
         let image = try VipsImage.fromPixels(Self.rgb(rgba: rgba), width: width, height: height, bands: 3)
         let grey = Self.grey(rgba: rgba, width: width, height: height)
-        guard let job = try lock.withLock({ try follow(image, grey: grey, time: time) }) else {
+        guard let job = try lock.withLock({ try follow(image, grey: grey, time: time, camera: camera) }) else {
             throw APIError(status: .tooManyRequests, message: "a newer frame was taken already: this one was dropped")
         }
         let drawn = try job.draw()
@@ -209,15 +212,17 @@ final class LiveSession: @unchecked Sendable {
 
     /// Follows `image` (taken at `time`; `grey`, its copy for motion) on from the frames before; nil when a newer frame was
     /// taken already. Called with `lock` held.
-    private func follow(_ image: VipsImage, grey: GreyPlane, time: Double) throws -> Drawing? {
+    private func follow(_ image: VipsImage, grey: GreyPlane, time: Double, camera: Int) throws -> Drawing? {
         guard time > newestTime || tracker == nil || size != (image.width, image.height) else {
             dropped += 1
             return nil
         }
         newestTime = time
         lastUsed = Date()
-        if tracker == nil || size != (image.width, image.height) {
-            // A new camera or size: following starts over.
+        if tracker == nil || size != (image.width, image.height) || camera != self.camera {
+            // A new camera or size: following starts over (another camera's faces are not
+            // this one's, wherever they are in the picture).
+            self.camera = camera
             tracker = FaceTracker(settings: Self.tracking, frameRate: 15, frameWidth: image.width, frameHeight: image.height)
             mattes = MatteCarrier(compositor: FaceCompositor(options: render), longest: Self.matteFrames, looksWhereDetected: true,
                                   draws: { _ in true })

@@ -132,8 +132,8 @@ import FaceDetector
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: out + "/.sketchease")) ?? []).allSatisfy { !$0.hasSuffix(".part") })
     }
 
-    func send(_ server: ServerProcess, _ body: Data, session: String, n: Int, width: Int = 640, height: Int = 480) throws -> RawHTTP.Response {
-        try RawHTTP.request("POST", port: server.port, path: "/api/live/frame?session=\(session)&w=\(width)&h=\(height)&t=\(Double(n) / 15)",
+    func send(_ server: ServerProcess, _ body: Data, session: String, n: Int, width: Int = 640, height: Int = 480, camera: Int = 0) throws -> RawHTTP.Response {
+        try RawHTTP.request("POST", port: server.port, path: "/api/live/frame?session=\(session)&w=\(width)&h=\(height)&t=\(Double(n) / 15)&c=\(camera)",
                             headers: ["X-SketchEase-Token": server.token, "Content-Type": "application/octet-stream"], body: body)
     }
 
@@ -264,6 +264,47 @@ import FaceDetector
     /// Between two detections (every other frame), a face is where its last two detections say
     /// it is going: moved on at their speed, never further ahead than one more interval; a face
     /// found only once stays where it was found.
+    /// Frames from another camera (the page counts its switches) are followed afresh: its
+    /// faces are not the first camera's, wherever they are in the picture.
+    @Test func anotherCamerasFacesAreFollowedAfresh() throws {
+        let folder = try TestAssets.temporaryFolder("live-switch")
+        let out = try TestAssets.temporaryFolder("live-switch-out")
+        let server = try ServerProcess([folder, "--out", out, "--live"])
+        defer { server.stop() }
+        let body = try Self.rgba(try Self.groupFrame())
+        var last: RawHTTP.Response?
+        for n in 0..<10 { last = try send(server, body, session: "switch", n: n) }
+        #expect(Self.faces(last!).compactMap { $0["id"] as? Int }.sorted() == [1, 2, 3])
+        let switched = try send(server, body, session: "switch", n: 10, camera: 1)
+        #expect(Self.faces(switched).compactMap { $0["id"] as? Int } == [0, 0, 0], "new faces, not yet followed: \(Self.faces(switched))")
+    }
+
+    /// Switch camera, in the page, where there are two (Chromium's two fake cameras).
+    @Test(.enabled(if: WebDriver.isAvailable, "needs chromium and chromium-driver (scripts/setup.sh)"))
+    func switchCameraShowsTheOtherCamera() throws {
+        let folder = try TestAssets.temporaryFolder("live-two")
+        let out = try TestAssets.temporaryFolder("live-two-out")
+        let server = try ServerProcess([folder, "--out", out, "--live"])
+        defer { server.stop() }
+        let browser = try WebDriver(downloads: try TestAssets.temporaryFolder("live-two-downloads"),
+                                    arguments: ["--use-fake-device-for-media-stream=device-count=2"])
+        defer { browser.quit() }
+        try browser.open(server.url)
+        try browser.wait("frames", for: "return window.sketchease.live?.stats.shown >= 5", timeout: 120)
+        #expect(try browser.script("return document.getElementById('live-switch').hidden") as? Bool == false)
+        let camera = "return window.sketchease.live.stream.getVideoTracks()[0].label"
+        let first = try browser.script(camera) as? String ?? ""
+        try browser.click("#live-switch")
+        try browser.wait("the other camera", for: "return window.sketchease.live.stream.getVideoTracks()[0].label !== '\(first)' && window.sketchease.live.cameraNumber === 1")
+        let shown = number(try browser.script("return window.sketchease.live.stats.shown"))
+        try browser.wait("its frames", for: "return window.sketchease.live.stats.shown >= \(Int(shown) + 5)", timeout: 60)
+        let second = try browser.script(camera) as? String ?? ""
+        #expect(Set([first, second]) == ["fake_device_0", "fake_device_1"], "\(first) then \(second)")
+        // And back.
+        try browser.click("#live-switch")
+        try browser.wait("the first camera again", for: "return window.sketchease.live.stream.getVideoTracks()[0].label === '\(first)'")
+    }
+
     /// A face keeps the id it had on the frame before, whatever the tracker (which measures a
     /// small face's motion poorly) made of it; the tracker places a face only between looks.
     @Test func aFaceKeepsTheIdItHadOnTheFrameBefore() {
@@ -416,6 +457,7 @@ import FaceDetector
         // `serve --live` opens straight into Live: the camera's faces come back styled.
         try browser.open(server.url)
         try browser.wait("faces live", for: "return window.sketchease.live?.faces.filter(f => f.id > 0).length === 3 && window.sketchease.live.stats.shown >= 5", timeout: 120)
+        #expect(try browser.script("return document.getElementById('live-switch').hidden") as? Bool == true, "one camera: no Switch camera")
         Thread.sleep(forTimeInterval: 3)
         try browser.screenshot(to: shots + "/live.png")
 

@@ -25,6 +25,7 @@ export class Live {
     this.selected = null;
     this.shown = [];
     this.stats = { sent: 0, shown: 0, held: 0, dropped: 0, late: 0, latencies: [] };
+    this.cameraNumber = 0;
     this.grab = document.createElement('canvas');
     $('live-button').addEventListener('click', () => this.open());
     $('live-close').addEventListener('click', () => this.close());
@@ -148,6 +149,8 @@ export class Live {
       const stream = await this.camera();
       this.stream?.getTracks().forEach((t) => t.stop());
       this.stream = stream;
+      // The server follows this camera's faces afresh.
+      this.cameraNumber += 1;
       $('live-video').srcObject = stream;
       await $('live-video').play();
     } catch (error) {
@@ -197,7 +200,9 @@ export class Live {
       context.drawImage(video, 0, 0, width, height);
       const pixels = context.getImageData(0, 0, width, height).data;
       const sentAt = performance.now();
-      const query = new URLSearchParams({ session: this.session, w: width, h: height, t: ((sentAt - this.started) / 1000).toFixed(3) });
+      const query = new URLSearchParams({
+        session: this.session, w: width, h: height, t: ((sentAt - this.started) / 1000).toFixed(3), c: this.cameraNumber,
+      });
       let response;
       try {
         response = await fetch(`/api/live/frame?${query}`, {
