@@ -48,7 +48,16 @@ struct ClipBrowserTests {
         try browser.click("#apply-all")
         try browser.wait("all styled", for: "return window.sketchease.clip.tracks.every(t => t.style?.filter === 'pencil')")
 
-        // Track 1's box dragged on this frame: the whole track moves by as much; undone, redone.
+        let frames = [12, 40, 25, 55, 5, 33, 48, 19]
+        for n in frames {
+            try browser.script("const s = document.getElementById('scrub'); s.value = arguments[0]; s.dispatchEvent(new Event('input'))", [n])
+            try browser.wait("frame \(n)", for: "return window.sketchease.shownFrame === \(n)")
+        }
+        #expect(try browser.script("return document.getElementById('clip-time').textContent") as? String == "0:00.6 / 0:02.0 · frame 20 of 60")
+        try browser.screenshot(to: shots + "/clip-scrubbed.png")
+
+        // Track 1's box dragged on this frame: the whole track moves by as much; undone, redone,
+        // undone again.
         func trackBox(_ id: Int) throws -> [Double] {
             (try browser.script("return window.sketchease.clip.tracks.find(t => t.id === \(id))?.box ?? []") as? [Any] ?? []).map(number)
         }
@@ -66,6 +75,9 @@ struct ClipBrowserTests {
         try browser.click("#redo")
         try browser.wait("the move redone", for: "return window.sketchease.clip.undo?.startsWith('face 1 moved')")
         #expect(try trackBox(1) == moved)
+        try browser.click("#undo")
+        try browser.wait("the move undone again", for: "return window.sketchease.clip.redo?.startsWith('face 1 moved')")
+        #expect(try trackBox(1) == before)
 
         // The last track removed from the sheet (Remove track); undone, then removed again.
         let last = tracks.max()!
@@ -77,13 +89,6 @@ struct ClipBrowserTests {
         try browser.wait("track \(last) back", for: "return window.sketchease.clip.tracks.some(t => t.id === \(last))")
         try browser.click("#redo")
         try browser.wait("track \(last) removed again", for: "return !window.sketchease.clip.tracks.some(t => t.id === \(last))")
-        let frames = [12, 40, 25, 55, 5, 33, 48, 19]
-        for n in frames {
-            try browser.script("const s = document.getElementById('scrub'); s.value = arguments[0]; s.dispatchEvent(new Event('input'))", [n])
-            try browser.wait("frame \(n)", for: "return window.sketchease.shownFrame === \(n)")
-        }
-        #expect(try browser.script("return document.getElementById('clip-time').textContent") as? String == "0:00.6 / 0:02.0 · frame 20 of 60")
-        try browser.screenshot(to: shots + "/clip-scrubbed.png")
 
         // Play: frames follow one another (those not drawn in time skipped) and it stops on the last.
         try browser.click("#play")
