@@ -2,7 +2,8 @@ import Foundation
 import Testing
 import TestSupport
 
-/// A clip in a real browser (Debian's chromium, headless): opened from the strip, a track
+/// A clip in a real browser (Debian's chromium, headless): one dropped on the page joins the
+/// strip (a file that is not one is refused in one line); opened from the strip, a track
 /// styled from the tracks' sheet, a box dragged, a track removed, undone and redone,
 /// scrubbed, played, exported with the progress shown and downloaded; `apply` on the page's
 /// session writes the same file and `edit` resumes it. (Edits made at the prompt showing in
@@ -27,6 +28,28 @@ struct ClipBrowserTests {
         // The strip shows the clip with its length; opening it shows its tracks and frame 1.
         try browser.open(server.url)
         try browser.wait("the strip", for: "return document.querySelector('.thumb .length')?.textContent === '0:02'")
+
+        // A clip dropped on the page joins the strip with its length; a file that is not one is
+        // one line naming it and why, and nothing is kept of it.
+        let dropped = try TestAssets.temporaryFolder("clip-drop") + "/tone.mp4"
+        try TestClips.pattern(dropped, seconds: 1)
+        try browser.script("""
+            const bytes = Uint8Array.from(atob(arguments[0]), (c) => c.charCodeAt(0));
+            const data = new DataTransfer();
+            data.items.add(new File([bytes], 'tone.mp4', { type: 'video/mp4' }));
+            window.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
+            """, [try Data(contentsOf: URL(fileURLWithPath: dropped)).base64EncodedString()])
+        try browser.wait("the dropped clip", for: "return [...document.querySelectorAll('.thumb')].some(t => t.textContent.includes('tone.mp4') && t.querySelector('.length')?.textContent === '0:01')")
+        try browser.script("""
+            const data = new DataTransfer();
+            data.items.add(new File(['not a clip'], 'holiday.mp4', { type: 'video/mp4' }));
+            window.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
+            """)
+        let said = try browser.wait("the message", for: """
+            const t = document.getElementById('toast'); return !t.hidden && t.textContent.includes('holiday.mp4') ? t.textContent : null
+            """) as? String ?? ""
+        #expect(said.hasPrefix("holiday.mp4: not a video"), "\(said)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out + "/uploads") == ["tone.mp4"])
         try browser.click(".thumb[data-id='\(clip)']")
         try browser.wait("the clip", for: "return window.sketchease.clip?.name === 'walk.mp4' && window.sketchease.shownFrame === 0", timeout: 180)
         try browser.wait("the tracks' sheet", for: "return [...document.querySelectorAll('#tracks img')].every(i => i.complete && i.naturalWidth > 0)")
