@@ -59,6 +59,7 @@ final class LiveRecordings: Sendable {
         var file: String
         var lastPiece: Date
         var pieces: Int
+        var bytes = 0
         /// The page said it is going away.
         var leaving = false
     }
@@ -88,6 +89,10 @@ final class LiveRecordings: Sendable {
             guard sequence == pending.pieces else {
                 throw APIError(status: .conflict, message: "piece \(sequence) of the recording came out of order (expected \(pending.pieces))")
             }
+            guard pending.bytes + bytes.count <= settings.recordingLimit else {
+                throw APIError(status: .contentTooLarge,
+                               message: "the recording has reached \(settings.recordingLimit / 1_000_000) MB, the most one may hold (20 × --max-upload): Stop saves what it has")
+            }
             if pending.pieces == 0 { FileManager.default.createFile(atPath: pending.file, contents: nil) }
             guard let handle = FileHandle(forWritingAtPath: pending.file) else {
                 throw APIError(status: .internalServerError, message: "cannot write to \(pending.file.parentPath)")
@@ -96,6 +101,7 @@ final class LiveRecordings: Sendable {
             try handle.seekToEnd()
             try handle.write(contentsOf: Data(bytes))
             pending.pieces += 1
+            pending.bytes += bytes.count
             pending.lastPiece = Date()
             table[id] = pending
         }

@@ -22,6 +22,9 @@ public struct ServeSettings: Sendable {
     public var pixelLimit: Int
     /// Uploads larger than this many bytes are refused.
     public var uploadLimit: Int
+    /// A Live recording (an upload in pieces) may hold this many bytes in all: twenty uploads'
+    /// worth (2 GB by default, hours at a camera's bit rate).
+    public var recordingLimit: Int { uploadLimit.multipliedReportingOverflow(by: 20).partialValue }
     /// The style a face gets when one is picked without choosing (the first click), and every
     /// face live until it is tapped and given another.
     public var defaultStyle: FaceStyle

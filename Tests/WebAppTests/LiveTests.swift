@@ -95,6 +95,23 @@ import FaceDetector
         #expect(broken.text.contains("broken.mp4 (behind the green screen): not a video"), "\(broken.text)")
     }
 
+    /// A recording holds at most twenty uploads' worth (`--max-upload 1`: 20 MB): a page that
+    /// never stops cannot fill the disk; the piece past that is refused in one line.
+    @Test func aRecordingHoldsAtMostTwentyUploadsWorth() throws {
+        let folder = try TestAssets.temporaryFolder("live-cap")
+        let out = try TestAssets.temporaryFolder("live-cap-out")
+        let server = try ServerProcess([folder, "--out", out, "--max-upload", "1"])
+        defer { server.stop() }
+        let piece = Data(repeating: 0x1a, count: 1_000_000)
+        func send(_ n: Int) throws -> RawHTTP.Response {
+            try RawHTTP.request("POST", port: server.port, path: "/api/live/record/piece?recording=long&piece=\(n)",
+                                headers: ["X-SketchEase-Token": server.token, "Content-Type": "application/octet-stream"], body: piece)
+        }
+        for n in 0..<20 { #expect(try send(n).status == 200, "piece \(n)") }
+        let over = try send(20)
+        #expect(over.status == 413 && over.error?.hasPrefix("the recording has reached 20 MB") == true, "\(over.status) \(over.text)")
+    }
+
     /// A recording sent in pieces is finished when its pieces stop coming (the page closed
     /// without a word) and when the server stops (Ctrl+C): an MP4 either way.
     @Test func aRecordingInPiecesIsFinishedWhenThePageGoesAndWhenTheServerStops() throws {

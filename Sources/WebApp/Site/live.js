@@ -396,6 +396,8 @@ export class Live {
     boxes.replaceChildren(...this.faces.filter((f) => f.id > 0).map((f) => {
       const node = old.get(f.id) ?? el('button', { type: 'button', class: 'live-face', dataset: { id: f.id } }, el('span', { class: 'tag' }));
       node.classList.toggle('selected', f.id === this.selected);
+      // Near the right edge the tag runs leftwards, so that it is not cut off.
+      node.classList.toggle('right', (f.box[0] + f.box[2]) / width > 0.85);
       node.setAttribute('aria-label', `Face ${f.id}, ${f.style || 'as filmed'}`);
       Object.assign(node.style, {
         left: `${(f.box[0] / width) * 100}%`, top: `${(f.box[1] / height) * 100}%`,
