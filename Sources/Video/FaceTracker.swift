@@ -24,9 +24,9 @@ public final class FaceTracker {
     /// Grey copies of the frames not yet emitted, for motion between them.
     private var planes: [Int: GreyPlane] = [:]
     /// Seconds a track may go without a sighting: `maxMiss`, and at least two missed detections.
-    private let missAllowance: Double
+    private var missAllowance: Double
     /// Seconds a track followed by its motion may go without a sighting.
-    private let followAllowance: Double
+    private var followAllowance: Double
     private var newestFrame = -1
     private var nextEmit = 0
     private var nextID = 1
@@ -48,6 +48,15 @@ public final class FaceTracker {
 
     /// The motion filters' steps the tracks hold (for the tests: it must not grow with a clip's length).
     var heldSteps: Int { (tracks + ended).reduce(0) { $0 + $1.heldSteps } }
+
+    /// The frames now come `rate` a second (Live: as fast as the machine and the page manage,
+    /// which may be well under the rate given at the start): a face is kept through two and a
+    /// half missed detections at that rate, as at the rate given.
+    public func expect(frameRate rate: Double) {
+        guard rate > 0, rate.isFinite else { return }
+        missAllowance = max(settings.maxMiss, 2.5 * Double(interval) / rate)
+        followAllowance = max(2, 4 * missAllowance)
+    }
 
     /// Whether the detector should look at this frame.
     public func shouldDetect(frame: Int) -> Bool { frame % interval == 0 }

@@ -91,6 +91,8 @@ final class LiveSession: @unchecked Sendable {
     static let smallFace = 18.0, largeFace = 24.0
     /// The side the looks are made at now.
     private var lookSide = LiveSession.detectionSide
+    /// The times of the last few frames taken (their rate).
+    private var frameTimes: [Double] = []
     /// Frames larger than this many pixels are refused (a 1080p camera is the most a page sends).
     static let pixelLimit = 1920 * 1080
 
@@ -237,8 +239,15 @@ final class LiveSession: @unchecked Sendable {
             smoothers = [:]
             sizes = DrawingSizes()
             sightings = []
+            frameTimes = []
             // A look at the camera before is not waited for.
             look = nil
+        }
+        // The frames' rate now: on a slow machine (or one busy with other work) a few a
+        // second, where a face missed on one look was then lost before the next could see it.
+        frameTimes = Array((frameTimes + [time]).suffix(9))
+        if frameTimes.count >= 5, let first = frameTimes.first, time > first {
+            tracker!.expect(frameRate: Double(frameTimes.count - 1) / (time - first))
         }
         var coarse = detection
         coarse.minFace = 0
@@ -459,21 +468,24 @@ final class LiveSession: @unchecked Sendable {
         var ids = [Int](repeating: 0, count: found.count)
         var taken = Set<Int>()
         for candidates in [shown.filter { $0.id > 0 }, followed] {
-            for (i, face) in found.enumerated() where ids[i] == 0 {
-                let best = candidates.filter { !taken.contains($0.id) }.max { $0.box.iou(face.box) < $1.box.iou(face.box) }
-                if let best, best.box.iou(face.box) >= 0.2 { ids[i] = best.id; taken.insert(best.id) }
-            }
+            // The closest pairs first, so that two faces near each other do not swap ids.
+            let pairs = found.indices.flatMap { i in
+                candidates.compactMap { c in sameFace(c.box, found[i].box).map { (i, c.id, $0) } }
+            }.sorted { $0.2 < $1.2 }
+            for (i, id, _) in pairs where ids[i] == 0 && !taken.contains(id) { ids[i] = id; taken.insert(id) }
         }
         var out = zip(ids, found).map { id, face in
             TrackedFace(id: id, box: face.box, landmarks: face.landmarks, score: face.score ?? 1, detected: detected)
         }
         // Missed: a face shown on the frame before is where the tracker follows it (under the
         // id it had, where the tracker has given it a new one), unless a face found is there.
-        // (A track of the tracker's that continues no face shown is one it has lost: it has run
-        // on past its face, and would be drawn on the wall.)
+        // (A track of the tracker's that continues no face shown, or is far from the one it
+        // continues, is one it has lost: it has run on past its face, and would be drawn on
+        // the wall.)
         let here = out
         for track in followed where !taken.contains(track.id) && track.opacity >= 1 && !here.contains(where: { $0.box.iou(track.box) >= 0.2 }) {
-            guard let was = shown.first(where: { $0.id > 0 && !taken.contains($0.id) && ($0.id == track.id || $0.box.iou(track.box) >= 0.2) })
+            guard let was = shown.filter({ $0.id > 0 && !taken.contains($0.id) })
+                .compactMap({ s in sameFace(s.box, track.box).map { (s, $0) } }).min(by: { $0.1 < $1.1 })?.0
             else { continue }
             var face = track
             face.id = was.id
@@ -481,6 +493,20 @@ final class LiveSession: @unchecked Sendable {
             out.append(face)
         }
         return out
+    }
+
+    /// Whether boxes `a` and `b`, on consecutive frames, can be one face, and how far apart
+    /// they are then (their middles, in widths): overlapping, or about as large with their
+    /// middles at most one and a half widths apart. A small face where the machine shows a few
+    /// frames a second moves more than its width between two of them (30 px of a 26 px face,
+    /// where the camera turned back): matched by overlap alone, it was taken for a new face,
+    /// left as filmed for a second, and its old track drawn on the wall beside it.
+    static func sameFace(_ a: FaceBox, _ b: FaceBox) -> Double? {
+        let size = max(a.width, b.width, 1)
+        let distance = ((a.center.x - b.center.x) * (a.center.x - b.center.x) + (a.center.y - b.center.y) * (a.center.y - b.center.y)).squareRoot() / size
+        let ratio = a.width / max(b.width, 1)
+        guard a.iou(b) >= 0.2 || (distance <= 1.5 && ratio > 0.67 && ratio < 1.5) else { return nil }
+        return distance
     }
 
     /// Between two looks, each face (`found`: where the last two looks say it is going) where

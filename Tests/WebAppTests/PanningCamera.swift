@@ -68,6 +68,8 @@ struct PanningCamera {
         var offsets: [Int] = []
         /// "frame:face x:colour kept" of each face that kept 0.3 of its colour or more.
         var undrawn: [String] = []
+        /// Frames on which every face kept under 0.3 of its colour.
+        var allDrawn = 0
         var description: String {
             "\(frames) frames, weakest face change \(String(format: "%.1f", weakestFace)), colour kept \(String(format: "%.2f", colourKept)), wall \(String(format: "%.1f", wall)), offsets \(offsets), coloured (frame:face:kept) \(undrawn)"
         }
@@ -118,6 +120,7 @@ struct PanningCamera {
                 if kept >= 0.3 { drawn.undrawn.append("\(f):\(Int(face.x)):\(String(format: "%.2f", kept))") }
             }
             drawn.frames += 1
+            if !drawn.undrawn.contains(where: { $0.hasPrefix("\(f):") }) { drawn.allDrawn += 1 }
         }
         return drawn
     }
