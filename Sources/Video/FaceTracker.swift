@@ -600,6 +600,14 @@ private final class Track {
         } else {
             return nil
         }
+        return face(from: states, on: frame, opacity: opacity)
+    }
+
+    /// The face on the newest frame, `frame`, as far as seen and followed so far.
+    func newestFace(frame: Int) -> TrackedFace? { face(from: filters.map(\.newest), on: frame, opacity: 1) }
+
+    /// The face on `frame` whose box and landmarks are `states`; nil where the box is unusable.
+    private func face(from states: [MotionFilter.State], on frame: Int, opacity: Double) -> TrackedFace? {
         let box = Self.box(from: states)
         guard box.width >= 2, box.height >= 2, box.isUsable else { return nil }
         let landmarks = landmarkCount == 5
@@ -607,16 +615,6 @@ private final class Track {
         let sighting = scores.last { $0.frame <= frame } ?? scores.first
         return TrackedFace(id: id, box: box, landmarks: landmarks, score: sighting?.score ?? 0,
                            opacity: min(1, max(0, opacity)), detected: sighting?.frame == frame)
-    }
-
-    /// The face on the newest frame, `frame`, as far as seen and followed so far.
-    func newestFace(frame: Int) -> TrackedFace? {
-        let states = filters.map(\.newest)
-        let box = Self.box(from: states)
-        guard box.width >= 2, box.height >= 2, box.isUsable else { return nil }
-        let landmarks = landmarkCount == 5
-            ? (0..<5).map { Point(x: states[4 + 2 * $0].position, y: states[5 + 2 * $0].position) } : []
-        return TrackedFace(id: id, box: box, landmarks: landmarks, score: scores.last?.score ?? 0, detected: lastSeen == frame)
     }
 
     private func smoothedStates(at frame: Int) -> [MotionFilter.State]? {

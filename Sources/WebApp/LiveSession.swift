@@ -455,9 +455,9 @@ final class LiveSession: @unchecked Sendable {
     /// id it had on the frame before (`shown`), else the id of the tracker's face there
     /// (`followed`: the tracker's faces on this frame, as far as it has seen and followed
     /// them). A face shown before that the detector missed this once is where the tracker
-    /// followed it, with the id it had, unless a face found is there. A face too new to have a track yet has id 0 (and is not drawn
-    /// in a style). `detected`: whether `found` is the detector's (else where the last two
-    /// detections say the faces are going).
+    /// followed it, with the id it had, unless a face found is there. A face too new to have a
+    /// track yet has id 0 (and is not drawn in a style). `detected`: whether `found` is the
+    /// detector's (else where the last two detections say the faces are going).
     ///
     /// Matched to the frame before first: a face moves little in a frame, where the tracker,
     /// which measures a small face's motion poorly, may have run on past it (a 26 px face whose
