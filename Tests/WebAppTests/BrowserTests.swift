@@ -157,11 +157,7 @@ struct BrowserTests {
         #expect(try browser.script("return document.querySelectorAll('#thumbs .thumb').length") as? Int == 2)
 
         // A text file dropped on the page as a photo: one line naming it and why.
-        try browser.script("""
-            const data = new DataTransfer();
-            data.items.add(new File(['hello'], 'notes.jpg', { type: 'image/jpeg' }));
-            window.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
-            """)
+        try browser.drop("notes.jpg", type: "image/jpeg", bytes: Data("hello".utf8))
         let message = try browser.wait("the message", for: """
             const t = document.getElementById('toast'); return !t.hidden && t.textContent.includes('notes.jpg') ? t.textContent : null
             """) as? String

@@ -33,18 +33,9 @@ struct ClipBrowserTests {
         // one line naming it and why, and nothing is kept of it.
         let dropped = try TestAssets.temporaryFolder("clip-drop") + "/tone.mp4"
         try TestClips.pattern(dropped, seconds: 1)
-        try browser.script("""
-            const bytes = Uint8Array.from(atob(arguments[0]), (c) => c.charCodeAt(0));
-            const data = new DataTransfer();
-            data.items.add(new File([bytes], 'tone.mp4', { type: 'video/mp4' }));
-            window.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
-            """, [try Data(contentsOf: URL(fileURLWithPath: dropped)).base64EncodedString()])
+        try browser.drop("tone.mp4", type: "video/mp4", bytes: try Data(contentsOf: URL(fileURLWithPath: dropped)))
         try browser.wait("the dropped clip", for: "return [...document.querySelectorAll('.thumb')].some(t => t.textContent.includes('tone.mp4') && t.querySelector('.length')?.textContent === '0:01')")
-        try browser.script("""
-            const data = new DataTransfer();
-            data.items.add(new File(['not a clip'], 'holiday.mp4', { type: 'video/mp4' }));
-            window.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
-            """)
+        try browser.drop("holiday.mp4", type: "video/mp4", bytes: Data("not a clip".utf8))
         let said = try browser.wait("the message", for: """
             const t = document.getElementById('toast'); return !t.hidden && t.textContent.includes('holiday.mp4') ? t.textContent : null
             """) as? String ?? ""

@@ -117,6 +117,17 @@ final class WebDriver: @unchecked Sendable {
         try command("DELETE", "/actions")
     }
 
+    /// A file dropped on the page, as one dragged from the desktop: `name`, of media type
+    /// `type`, holding `bytes`.
+    func drop(_ name: String, type: String, bytes: Data) throws {
+        try script("""
+            const bytes = Uint8Array.from(atob(arguments[0]), (c) => c.charCodeAt(0));
+            const data = new DataTransfer();
+            data.items.add(new File([bytes], arguments[1], { type: arguments[2] }));
+            window.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
+            """, [bytes.base64EncodedString(), name, type])
+    }
+
     /// A mouse click at a viewport point, as a person would (not an element's centre).
     func tap(at point: (Double, Double)) throws {
         let actions: [[String: Any]] = [
