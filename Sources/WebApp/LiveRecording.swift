@@ -111,9 +111,7 @@ final class LiveRecordings: Sendable {
     /// was not the page's Stop, goes into the log's line.
     func finish(_ id: String, why: String? = nil) throws -> LiveRecording.Saved {
         try Self.checkID(id)
-        guard let pending = table.withLock({ $0.removeValue(forKey: id) }) else {
-            throw APIError(status: .notFound, message: "no recording \(id) (finished already?)")
-        }
+        guard let pending = table.withLock({ $0.removeValue(forKey: id) }) else { throw Self.unknown(id) }
         defer { try? FileManager.default.removeItem(atPath: pending.file) }
         let saved = try LiveRecording.convert(pending.file, settings: settings)
         log("recorded \(saved.output)" + (why.map { " (\($0))" } ?? ""))
@@ -126,7 +124,7 @@ final class LiveRecordings: Sendable {
     func leave(_ id: String) throws {
         try Self.checkID(id)
         try table.withLock { table in
-            guard table[id] != nil else { throw APIError(status: .notFound, message: "no recording \(id) (finished already?)") }
+            guard table[id] != nil else { throw Self.unknown(id) }
             table[id]?.leaving = true
             table[id]?.lastPiece = Date()
         }
@@ -138,19 +136,20 @@ final class LiveRecordings: Sendable {
         let idle = table.withLock {
             $0.filter { now.timeIntervalSince($0.value.lastPiece) > ($0.value.leaving ? Self.leavingSeconds : Self.idleSeconds) }
         }
-        for (id, pending) in idle {
-            do {
-                _ = try finish(id, why: pending.leaving ? "its page went away" : "no piece for \(Int(Self.idleSeconds)) s")
-            } catch {
-                log("recording \(id) not saved: \(APIError(error).message)")
-            }
-        }
+        for (id, pending) in idle { finishOrLog(id, why: pending.leaving ? "its page went away" : "no piece for \(Int(Self.idleSeconds)) s") }
     }
 
     /// Finishes every recording under way (the server is stopping).
     func finishAll() {
-        for id in table.withLock({ Array($0.keys) }) {
-            do { _ = try finish(id, why: "the server stopped") } catch { log("recording \(id) not saved: \(APIError(error).message)") }
-        }
+        for id in table.withLock({ Array($0.keys) }) { finishOrLog(id, why: "the server stopped") }
+    }
+
+    /// Finishes recording `id` with no page waiting for the answer: a failure goes to the log.
+    private func finishOrLog(_ id: String, why: String) {
+        do { _ = try finish(id, why: why) } catch { log("recording \(id) not saved: \(APIError(error).message)") }
+    }
+
+    private static func unknown(_ id: String) -> APIError {
+        APIError(status: .notFound, message: "no recording \(id) (finished already?)")
     }
 }
