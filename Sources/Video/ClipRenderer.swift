@@ -81,10 +81,15 @@ public struct ClipRenderer: Sendable {
         if let background { backdrop = { time in try background.picture(at: time) } }
         let carrier = MatteCarrier(compositor: styler.compositor, longest: Int((2 * reader.video.frameRate.value).rounded()),
                                    draws: { [compositor = styler.compositor] id in styles.style(forTrack: id).map(compositor.changesPixels) ?? false })
-        try run(reader, report: &report, tracks: tracks, stop: stop, progress: progress, backdrop: backdrop, mattes: carrier, style: { [comparing = companion != nil] frame, tracked, backdrop, mattes in
+        let drawings = DrawingCarrier(compositor: styler.compositor, longest: Int((2 * reader.video.frameRate.value).rounded()),
+                                      style: { id in styles.style(forTrack: id) })
+        try run(reader, report: &report, tracks: tracks, stop: stop, progress: progress, backdrop: backdrop, mattes: carrier,
+                drawings: drawings, style: { [comparing = companion != nil] frame, tracked, backdrop, carry in
             let before = comparing ? try frame.reference() : nil
             let faces = tracked.faces.compactMap { face in
-                styles.style(forTrack: face.id).map { FrameStyler.Face(face, style: $0, matte: mattes[face.id]) }
+                styles.style(forTrack: face.id).map {
+                    FrameStyler.Face(face, style: $0, matte: carry.mattes[face.id], drawing: carry.drawings[face.id])
+                }
             }
             if !faces.isEmpty || whole { try styler.draw(faces, into: frame, backdrop: backdrop) }
             return try before.map { try VideoFrame.sideBySide($0, frame) }
@@ -222,6 +227,7 @@ public struct ClipRenderer: Sendable {
                      progress: @escaping @Sendable (ClipProgress) -> Void,
                      follow: [Follow] = [], followed: @escaping @Sendable ([BoxFollower]) -> Void = { _ in },
                      backdrop: (@Sendable (Double) throws -> VipsImage)? = nil, mattes carrier: MatteCarrier? = nil,
+                     drawings: DrawingCarrier? = nil,
                      style: @escaping StyleStage.Draw,
                      write: (MediaItem, VideoFrame?) throws -> Void, finish: () throws -> Void, abandon: () -> Void) throws {
         let start = DispatchTime.now().uptimeNanoseconds
@@ -234,7 +240,8 @@ public struct ClipRenderer: Sendable {
         let styled: BoundedQueue<(Int, MediaItem, VideoFrame?)> = run.queue(capacity: depth)
         let decode = DecodeStage(reader: reader, duration: options.duration, stop: stop)
         let track = TrackStage(video: video, options: options, detector: recorded == nil ? try makeDetector() : nil,
-                               recorded: recorded, follow: follow, followed: followed, backdrop: backdrop, carrier: carrier)
+                               recorded: recorded, follow: follow, followed: followed, backdrop: backdrop, carrier: carrier,
+                               drawings: drawings)
         let styling = StyleStage(workers: max(1, options.styleWorkers ?? ProcessInfo.processInfo.activeProcessorCount), draw: style)
         let encode = EncodeStage { frames in
             progress(ClipProgress(frames: frames, expectedFrames: video.estimatedFrames, seconds: seconds(since: start)))
@@ -266,6 +273,7 @@ public struct ClipRenderer: Sendable {
         report.stages = run.stageTimes
         let counts = run.faceCounts
         (report.trackIDs, report.detections, report.faceFrames) = (counts.tracks, counts.detections, counts.faceFrames)
+        report.carriedFaceFrames = counts.carriedFaceFrames
         report.seconds = seconds(since: start)
     }
 }

@@ -29,6 +29,9 @@ public struct ClipReport: Sendable {
     public var detections = 0
     /// Faces on frames: each tracked face counted once for every frame it is on.
     public var faceFrames = 0
+    /// Of the faces drawn on frames, those laid as drawn on an earlier frame (they had only
+    /// moved since: `DrawingCarrier`).
+    public var carriedFaceFrames = 0
     public var damage = MediaReader.Damage()
     /// What happened to each audio or subtitle stream.
     public var streamNotes: [String] = []

@@ -25,8 +25,11 @@ public struct FrameStyler: Sendable {
         public var style: FaceStyle
         /// The head matte carried from the frame it was cut on; nil = cut on this frame.
         public var matte: CarriedMatte?
-        public init(_ face: TrackedFace, style: FaceStyle, matte: CarriedMatte? = nil) {
-            self.face = face; self.style = style; self.matte = matte
+        /// The drawing carried from an earlier frame, where the face has only moved since
+        /// (`DrawingCarrier`); nil = drawn on this frame.
+        public var drawing: CarriedDrawing.Placement?
+        public init(_ face: TrackedFace, style: FaceStyle, matte: CarriedMatte? = nil, drawing: CarriedDrawing.Placement? = nil) {
+            self.face = face; self.style = style; self.matte = matte; self.drawing = drawing
         }
     }
 
@@ -177,7 +180,9 @@ public struct FrameStyler: Sendable {
             let box = f.face.box.scaled(x: scale, y: scale)
             return StyledFace(box: FaceBox(x: box.x - dx, y: box.y - dy, width: box.width, height: box.height),
                               style: f.style, landmarks: f.face.landmarks.map { Point(x: $0.x * scale - dx, y: $0.y * scale - dy) },
-                              seed: Self.seed(forTrack: f.face.id), matte: f.matte, drawingSize: f.face.drawingSize.map { $0 * scale })
+                              seed: Self.seed(forTrack: f.face.id), matte: f.matte, drawingSize: f.face.drawingSize.map { $0 * scale },
+                              // A carried drawing is laid in the frame's own pixels, here the region's.
+                              drawing: scale == 1 ? f.drawing.map { CarriedDrawing.Placement($0.drawing, offset: $0.offset &- SIMD2(region.x, region.y)) } : nil)
         }
         var after = try compositor.render(image, faces: styled).pixels()
         // Where something covers a face, its style is cut away (the frame shows what covers it).

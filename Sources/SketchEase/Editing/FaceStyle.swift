@@ -67,10 +67,13 @@ public struct StyledFace: Sendable, Equatable {
     /// The size (shorter side, pixels) its style is drawn for, held over the frames of a clip
     /// while its tracked box breathes; nil = from its box (`FaceCompositor.drawingSize`).
     public var drawingSize: Double?
+    /// The face's drawing made on an earlier picture, where the face has only moved since (a
+    /// clip's face whose look has not changed), laid here as it is; nil = drawn on this picture.
+    public var drawing: CarriedDrawing.Placement?
 
     public init(box: FaceBox, style: FaceStyle, landmarks: [Point] = [], seed: Int? = nil, matte: CarriedMatte? = nil,
-                drawingSize: Double? = nil) {
+                drawingSize: Double? = nil, drawing: CarriedDrawing.Placement? = nil) {
         self.box = box; self.style = style; self.landmarks = landmarks; self.seed = seed; self.matte = matte
-        self.drawingSize = drawingSize
+        self.drawingSize = drawingSize; self.drawing = drawing
     }
 }

@@ -187,44 +187,100 @@ public struct FaceCompositor: Sendable {
             guard changesPixels(style) else { continue }
             let filter = try registry.filter(style.filterID)
             let faceSize = styled.map(drawingSize).reduce(0, +) / Double(styled.count)
-            let regions = styled.map { FaceRegion(box: $0.box, landmarks: $0.landmarks, in: rect) }
-            let context = FilterContext(faceSize: max(faceSize, 1), seed: Self.seed(for: styled[0]), faces: regions)
             if !filter.blendsThroughFaceMask {
+                let regions = styled.map { FaceRegion(box: $0.box, landmarks: $0.landmarks, in: rect) }
+                let context = FilterContext(faceSize: max(faceSize, 1), seed: Self.seed(for: styled[0]), faces: regions)
                 drawn = try filter.apply(to: drawn, settings: style.settings, context: context).inMemory()
                 continue
             }
-            // Drawn only where the region reaches (`drawsWithinRegions`).
-            let mask = try mask(for: styled, of: faces, crop: crop, in: rect, of: image).inMemory()
-            let everything = PixelRect(x: 0, y: 0, width: rect.width, height: rect.height)
-            var reached = everything
-            if drawsWithinRegions {
-                guard let extent = try Self.extent(of: mask, margin: 4 + Int((0.05 * faceSize).rounded(.up))) else { continue }
-                reached = extent
+            // A face alone in its group, drawn on an earlier picture and only moved since: its
+            // drawing is laid where the face has moved to.
+            if faces.count == 1, behind == nil, let carried = styled[0].drawing {
+                if let layer = try carried.drawing.layer() { drawn = try Self.laid(layer, offset: carried.offset, over: drawn, in: rect) }
+                continue
             }
-            let whole = reached == everything
-            func part(_ image: VipsImage) throws -> VipsImage {
-                whole ? image : try image.copied(x: reached.x, y: reached.y, width: reached.width, height: reached.height)
-            }
-            let source = try part(crop)
-            // Laid on the group's crop as a canvas: the part drawn gets the textures the whole
-            // crop would have there.
-            var local = whole ? context : FilterContext(faceSize: context.faceSize, seed: context.seed,
-                                                         faces: regions.map { $0.moved(by: -reached.x, -reached.y) },
-                                                         origin: SIMD2(reached.x, reached.y))
-            // In motion, on a canvas centred on the (first) face instead.
-            if drawsInMotion { local.origin = Self.canvasOrigin(of: SIMD2(rect.x + reached.x, rect.y + reached.y), around: styled[0].box) }
-            var filtered = try Self.apply(filter, to: source, settings: style.settings, context: local)
-            // A drawing's lightness is matched to the picture it sits in: the photo, or the
-            // background style drawn over it (a face drawn in a dark room, in a photo whose
-            // background is drawn on paper, is drawn as light as the paper around it, not as
-            // the dark room: a panel called that "a dark smudge over the face").
-            if filter.takesPhotoTone && options.tone == .photo {
-                let surroundings = try behind.map(part) ?? source
-                filtered = try ToneMatch.apply(filtered, like: surroundings, reach: 0.12 * max(faceSize, 1))
-            }
-            drawn = try Self.blended(filtered, through: part(mask), over: drawn, at: reached)
+            guard let layer = try layer(of: styled, among: faces, filter: filter, style: style, faceSize: faceSize,
+                                        crop: crop, behind: behind, rect: rect, image: image) else { continue }
+            drawn = try Self.blended(layer.drawing, through: layer.mask, over: drawn, at: layer.reached)
         }
         return try drawn.inMemory()
+    }
+
+    /// The drawing of the faces `styled` (of one `style`, among the group's `faces`) over the
+    /// part of `crop` (the image at `rect`) their region reaches, with that part of their mask;
+    /// nil where the mask is empty.
+    private func layer(of styled: [StyledFace], among faces: [StyledFace], filter: any SketchFilter, style: FaceStyle,
+                       faceSize: Double, crop: VipsImage, behind: VipsImage?, rect: PixelRect,
+                       image: VipsImage) throws -> (drawing: VipsImage, mask: VipsImage, reached: PixelRect)? {
+        let regions = styled.map { FaceRegion(box: $0.box, landmarks: $0.landmarks, in: rect) }
+        let context = FilterContext(faceSize: max(faceSize, 1), seed: Self.seed(for: styled[0]), faces: regions)
+        // Drawn only where the region reaches (`drawsWithinRegions`).
+        let mask = try mask(for: styled, of: faces, crop: crop, in: rect, of: image).inMemory()
+        let everything = PixelRect(x: 0, y: 0, width: rect.width, height: rect.height)
+        var reached = everything
+        if drawsWithinRegions {
+            guard let extent = try Self.extent(of: mask, margin: 4 + Int((0.05 * faceSize).rounded(.up))) else { return nil }
+            reached = extent
+        }
+        let whole = reached == everything
+        func part(_ image: VipsImage) throws -> VipsImage {
+            whole ? image : try image.copied(x: reached.x, y: reached.y, width: reached.width, height: reached.height)
+        }
+        let source = try part(crop)
+        // Laid on the group's crop as a canvas: the part drawn gets the textures the whole
+        // crop would have there.
+        var local = whole ? context : FilterContext(faceSize: context.faceSize, seed: context.seed,
+                                                     faces: regions.map { $0.moved(by: -reached.x, -reached.y) },
+                                                     origin: SIMD2(reached.x, reached.y))
+        // In motion, on a canvas centred on the (first) face instead.
+        if drawsInMotion { local.origin = Self.canvasOrigin(of: SIMD2(rect.x + reached.x, rect.y + reached.y), around: styled[0].box) }
+        var filtered = try Self.apply(filter, to: source, settings: style.settings, context: local)
+        // A drawing's lightness is matched to the picture it sits in: the photo, or the
+        // background style drawn over it (a face drawn in a dark room, in a photo whose
+        // background is drawn on paper, is drawn as light as the paper around it, not as
+        // the dark room: a panel called that "a dark smudge over the face").
+        if filter.takesPhotoTone && options.tone == .photo {
+            let surroundings = try behind.map(part) ?? source
+            filtered = try ToneMatch.apply(filtered, like: surroundings, reach: 0.12 * max(faceSize, 1))
+        }
+        return (filtered, try part(mask), reached)
+    }
+
+    /// The drawing of one face on `pixels` (packed RGB, the picture's part `region`; the face in
+    /// the part's coordinates), as `render` draws it there, to carry to later pictures: nil
+    /// where nothing of it is drawn (no region, or a style that does not draw through one).
+    public func carriedLayer(of face: StyledFace, on pixels: [UInt8], region: PixelRect) throws -> CarriedDrawing.Layer? {
+        guard options.background == nil, changesPixels(face.style) else { return nil }
+        let filter = try registry.filter(face.style.filterID)
+        guard filter.blendsThroughFaceMask else { return nil }
+        let crop = try VipsImage.fromPixels(pixels, width: region.width, height: region.height, bands: 3)
+        let rect = PixelRect(x: 0, y: 0, width: region.width, height: region.height)
+        guard let layer = try layer(of: [face], among: [face], filter: filter, style: face.style, faceSize: drawingSize(of: face),
+                                    crop: crop, behind: nil, rect: rect, image: crop) else { return nil }
+        return CarriedDrawing.Layer(drawing: try layer.drawing.pixels(), mask: try layer.mask.cast(.uchar).pixels(),
+                                    x: region.x + layer.reached.x, y: region.y + layer.reached.y,
+                                    width: layer.reached.width, height: layer.reached.height, bands: layer.drawing.bands)
+    }
+
+    /// A carried drawing laid through its mask over `base` (the picture's part `rect`), `offset`
+    /// whole pixels from where it was made; what falls outside `rect` is left out.
+    static func laid(_ layer: CarriedDrawing.Layer, offset: SIMD2<Int>, over base: VipsImage, in rect: PixelRect) throws -> VipsImage {
+        let placed = PixelRect(x: layer.x + offset.x - rect.x, y: layer.y + offset.y - rect.y, width: layer.width, height: layer.height)
+        guard let target = placed.clipped(to: PixelRect(x: 0, y: 0, width: base.width, height: base.height)),
+              layer.bands == base.bands, base.format == .uchar else { return base }
+        let bands = layer.bands
+        var drawing = [UInt8](), mask = [UInt8]()
+        drawing.reserveCapacity(target.area * bands)
+        mask.reserveCapacity(target.area)
+        for row in (target.y - placed.y)..<(target.maxY - placed.y) {
+            let from = row * layer.width + (target.x - placed.x)
+            drawing.append(contentsOf: layer.drawing[(from * bands)..<((from + target.width) * bands)])
+            mask.append(contentsOf: layer.mask[from..<(from + target.width)])
+        }
+        var out = try base.pixels()
+        try PortraitOperations.blend(drawing, through: mask, width: target.width, height: target.height, bands: bands,
+                                     over: &out, baseWidth: base.width, x: target.x, y: target.y)
+        return try VipsImage.fromPixels(out, width: base.width, height: base.height, bands: bands).reinterpreted(as: base.interpretation ?? .srgb)
     }
 
     /// The size (shorter side, pixels) a face's style is drawn for: its box's, or in motion

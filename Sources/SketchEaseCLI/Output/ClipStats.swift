@@ -27,6 +27,8 @@ struct ClipStats: Codable {
         var detections: Int?
         /// Faces on frames: each tracked face counted once for every frame it is on.
         var faceFrames: Int?
+        /// Of those, the faces laid as drawn on an earlier frame (they had only moved since).
+        var carriedFaceFrames: Int?
         var stages: ClipStageTimes?
         var streams: [String]?
     }
@@ -90,7 +92,8 @@ struct ClipStats: Codable {
                 clip.frames = r.frames; clip.width = r.frameSize.width; clip.height = r.frameSize.height
                 clip.duration = r.duration; clip.seconds = r.seconds
                 clip.fps = r.framesPerSecond; clip.realtime = r.seconds > 0 ? r.duration / r.seconds : nil
-                clip.tracks = r.tracks; clip.detections = r.detections; clip.faceFrames = r.faceFrames; clip.stages = r.stages; clip.streams = r.streamNotes
+                clip.tracks = r.tracks; clip.detections = r.detections; clip.faceFrames = r.faceFrames
+                clip.carriedFaceFrames = r.carriedFaceFrames; clip.stages = r.stages; clip.streams = r.streamNotes
             case .skipped: clip.status = "skipped"
             case .notStarted: clip.status = Self.notStarted
             case .failed(let line): clip.error = line

@@ -15,6 +15,7 @@ final class StageRun: Sendable {
         var tracks = Set<Int>()
         var detections = 0
         var faceFrames = 0
+        var carriedFaceFrames = 0
     }
 
     private let running = DispatchGroup()

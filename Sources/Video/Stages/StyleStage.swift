@@ -9,7 +9,7 @@ import Vips
 /// independent once tracked); what `draw` returns (a side-by-side comparison frame) goes on
 /// with the frame. Frames leave in the order they finish, numbered for the encoder to restore.
 struct StyleStage: Sendable {
-    typealias Draw = @Sendable (VideoFrame, TrackedFrame, VipsImage?, [Int: CarriedMatte]) throws -> VideoFrame?
+    typealias Draw = @Sendable (VideoFrame, TrackedFrame, VipsImage?, FrameCarry) throws -> VideoFrame?
     let workers: Int
     let draw: Draw
 
@@ -28,8 +28,8 @@ struct StyleStage: Sendable {
                         switch item {
                         case .packet(let p):
                             guard styled.push((n, .packet(p), nil)) else { return }
-                        case .frame(let frame, let faces, let picture, let mattes):
-                            let companion = try run.timed(\.style) { try draw(frame, faces, picture, mattes) }
+                        case .frame(let frame, let faces, let picture, let carry):
+                            let companion = try run.timed(\.style) { try draw(frame, faces, picture, carry) }
                             guard styled.push((n, .frame(frame), companion)) else { return }
                         }
                     }

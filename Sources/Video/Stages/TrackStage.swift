@@ -5,9 +5,9 @@ import Vips
 /// A frame with what the style stage needs to draw it, or a packet of another stream, in the
 /// order they leave the track stage.
 enum TrackedItem: @unchecked Sendable {
-    /// The frame, its faces, the background clip's picture for its moment, the head mattes cut
-    /// on it or carried to it.
-    case frame(VideoFrame, TrackedFrame, VipsImage?, [Int: CarriedMatte])
+    /// The frame, its faces, the background clip's picture for its moment, the head mattes and
+    /// drawings made on it or carried to it.
+    case frame(VideoFrame, TrackedFrame, VipsImage?, FrameCarry)
     case packet(MediaPacket)
 }
 
@@ -17,8 +17,9 @@ enum TrackedItem: @unchecked Sendable {
 /// followed from their frame, back up to five seconds and on. The tracker looks ahead, so frames
 /// and the packets between them are held until their faces are final, and handed on in order.
 ///
-/// Head mattes are cut here (`carrier`), in frame order, so every run cuts them on the same
-/// frames; a background clip (`backdrop`) is read here too, in order.
+/// Head mattes are cut here (`carrier`), and where faces' drawings are made or carried decided
+/// (`drawings`), in frame order, so every run makes them on the same frames; a background clip
+/// (`backdrop`) is read here too, in order.
 struct TrackStage: @unchecked Sendable {  // run on one thread; its detector and carrier are its own
     let video: VideoStreamInfo
     let options: ClipOptions
@@ -28,13 +29,14 @@ struct TrackStage: @unchecked Sendable {  // run on one thread; its detector and
     let followed: @Sendable ([BoxFollower]) -> Void
     let backdrop: (@Sendable (Double) throws -> VipsImage)?
     let carrier: MatteCarrier?
+    let drawings: DrawingCarrier?
 
     func run(from decoded: BoundedQueue<MediaItem>, into tracked: BoundedQueue<(Int, TrackedItem)>, _ run: StageRun) {
         defer { tracked.close() }
         do {
             // Frames handed on to be drawn (only `render` carries mattes) carry the sizes their
             // faces are drawn for (`DrawingSizes`).
-            var hand = Handing(tracked: tracked, backdrop: backdrop, carrier: carrier, run: run,
+            var hand = Handing(tracked: tracked, backdrop: backdrop, carrier: carrier, drawings: drawings, run: run,
                                sizes: carrier != nil ? DrawingSizes() : nil)
             let tracker = FaceTracker(settings: options.tracking, frameRate: video.frameRate.value,
                                       frameWidth: video.width, frameHeight: video.height,
@@ -73,6 +75,7 @@ struct TrackStage: @unchecked Sendable {  // run on one thread; its detector and
         let tracked: BoundedQueue<(Int, TrackedItem)>
         let backdrop: (@Sendable (Double) throws -> VipsImage)?
         let carrier: MatteCarrier?
+        let drawings: DrawingCarrier?
         let run: StageRun
         var sizes: DrawingSizes?
         var held: [MediaItem] = []
@@ -97,8 +100,13 @@ struct TrackStage: @unchecked Sendable {  // run on one thread; its detector and
                         let result = sizes?.steady(result) ?? result
                         run.count { c in for face in result.faces { c.tracks.insert(face.id) }; c.faceFrames += result.faces.count }
                         let picture = try backdrop?(f.time)
-                        let mattes = carrier?.mattes(for: result.faces, index: result.index, on: f) ?? [:]
-                        guard hand(.frame(f, result, picture, mattes)) else { return false }
+                        var carry = FrameCarry(mattes: carrier?.mattes(for: result.faces, index: result.index, on: f) ?? [:])
+                        if let drawings {
+                            carry.drawings = drawings.drawings(for: result.faces, mattes: carry.mattes, index: result.index, on: f)
+                            let carried = carry.drawings.values.filter { $0.drawing.frame != result.index }.count
+                            run.count { $0.carriedFaceFrames += carried }
+                        }
+                        guard hand(.frame(f, result, picture, carry)) else { return false }
                         break scan
                     }
                 }

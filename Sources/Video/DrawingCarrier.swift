@@ -1,0 +1,171 @@
+import FFmpeg
+import SketchEase
+
+/// Where each tracked face's drawing is made and where an earlier frame's drawing is carried
+/// instead (the tracking stage, frame by frame in order): a face whose look has not changed
+/// since its drawing was made, but for where it is, gets that drawing moved with it, whole
+/// pixels at a time (`CarriedDrawing`).
+///
+/// A face's look is a grey grid over its box (`Look`), compared with the grid of the frame
+/// its drawing was made on at the offsets of up to `Look.search` pixels around where its box
+/// moved: the best offset places the drawing, and a drawing is carried only where, there,
+/// no cell differs by more than `Look.cellLevel` and the cells by no more than
+/// `Look.meanLevel` on average. A face that blinks, speaks, turns, comes into the light or is
+/// resized is drawn again; so is one whose style, held drawing size or head matte changed,
+/// one something covers, one whose region meets another face's (they are drawn as a group) or
+/// the frame's edge, and every face at least every `longest` frames.
+public final class DrawingCarrier: @unchecked Sendable {  // used by one stage alone, one frame after another
+    private let compositor: FaceCompositor
+    private let longest: Int
+    /// The style a track is drawn in (nil: not drawn).
+    private let style: @Sendable (Int) -> FaceStyle?
+    private var made: [Int: Made] = [:]
+
+    struct Made {
+        let drawing: CarriedDrawing
+        let frame: Int
+        let face: TrackedFace
+        let style: FaceStyle
+        let matte: CarriedMatte?
+        let look: Look
+    }
+
+    public init(compositor: FaceCompositor, longest: Int, style: @escaping @Sendable (Int) -> FaceStyle?) {
+        self.compositor = compositor; self.longest = max(1, longest); self.style = style
+    }
+
+    /// The drawings of the faces `tracked` on frame number `index` (`frame`), drawn with the
+    /// head mattes `mattes`, by track id: carried where the face has only moved since,
+    /// otherwise made on this frame.
+    public func drawings(for tracked: [TrackedFace], mattes: [Int: CarriedMatte], index: Int,
+                         on frame: some MatteSource) -> [Int: CarriedDrawing.Placement] {
+        guard compositor.options.background == nil else { made = [:]; return [:] }
+        let bounds = (width: frame.width, height: frame.height)
+        let drawn = tracked.compactMap { face in
+            style(face.id).flatMap { compositor.changesPixels($0) ? (face: face, style: $0, matte: mattes[face.id]) : nil }
+        }
+        let reaches = drawn.map { compositor.reach(of: $0.face.box, landmarks: $0.face.landmarks, carrying: $0.matte) }
+        let regions = reaches.map { PixelRect(evenCornersAround: $0, in: bounds) }
+        var out: [Int: CarriedDrawing.Placement] = [:]
+        for (i, entry) in drawn.enumerated() {
+            let face = entry.face
+            // Faces whose regions meet are drawn as one group, on the group's crop; a face
+            // partly outside the frame is drawn afresh as more of it comes into view.
+            guard face.cover == nil, let region = regions[i],
+                  !regions.indices.contains(where: { $0 != i && regions[$0].map(region.intersects) == true }),
+                  reaches[i].x >= 0, reaches[i].y >= 0, reaches[i].maxX <= Double(bounds.width), reaches[i].maxY <= Double(bounds.height)
+            else { continue }
+            if let last = made[face.id], carries(last, to: entry, index: index),
+               let offset = last.look.offset(to: face.box, on: frame) {
+                out[face.id] = CarriedDrawing.Placement(last.drawing, offset: offset)
+                continue
+            }
+            let drawing = self.drawing(of: entry, seed: FrameStyler.seed(forTrack: face.id), region: region, index: index, on: frame)
+            made[face.id] = Made(drawing: drawing, frame: index, face: face, style: entry.style, matte: entry.matte,
+                                 look: Look(face.box, on: frame))
+            out[face.id] = CarriedDrawing.Placement(drawing, offset: .zero)
+        }
+        made = made.filter { out[$0.key] != nil }
+        return out
+    }
+
+    /// Whether `last` may be carried to `entry` on frame `index`, as far as anything but the
+    /// face's look goes.
+    private func carries(_ last: Made, to entry: (face: TrackedFace, style: FaceStyle, matte: CarriedMatte?), index: Int) -> Bool {
+        let face = entry.face
+        return index - last.frame < longest && entry.style == last.style && entry.matte === last.matte
+            && face.drawingSize == last.face.drawingSize
+            && abs(face.box.width / last.face.box.width - 1) <= Look.sizeChange
+            && abs(face.box.height / last.face.box.height - 1) <= Look.sizeChange
+    }
+
+    /// The face's drawing over `region` of this frame, made from a copy of its pixels when
+    /// first laid.
+    private func drawing(of entry: (face: TrackedFace, style: FaceStyle, matte: CarriedMatte?), seed: Int, region: PixelRect,
+                         index: Int, on frame: some MatteSource) -> CarriedDrawing {
+        let pixels = frame.rgb(x: region.x, y: region.y, width: region.width, height: region.height)
+        let dx = Double(region.x), dy = Double(region.y)
+        let face = entry.face
+        let local = StyledFace(box: FaceBox(x: face.box.x - dx, y: face.box.y - dy, width: face.box.width, height: face.box.height),
+                               style: entry.style, landmarks: face.landmarks.map { Point(x: $0.x - dx, y: $0.y - dy) },
+                               seed: seed, matte: entry.matte, drawingSize: face.drawingSize)
+        let compositor = self.compositor
+        return CarriedDrawing(frame: index) { try compositor.carriedLayer(of: local, on: pixels, region: region) }
+    }
+
+    /// A grey grid over a face's box (its cells each the mean of a few samples), sampled at
+    /// whole pixels from the box's rounded corner.
+    struct Look {
+        static let cells = 12, samples = 3
+        /// How far (pixels, each way) the face is looked for around where its box moved.
+        static let search = 4
+        /// The most any cell, and the cells on average, may differ (grey levels) for the face
+        /// to have only moved.
+        static let cellLevel = 10, meanLevel = 2.5
+        /// Cells within this many grey levels (and a quarter of a level on average): the same
+        /// picture, but for the encoder's noise.
+        static let sameLevel = 2
+        /// How much a box may have grown or shrunk for its drawing to be carried.
+        static let sizeChange = 0.08
+
+        let corner: SIMD2<Int>
+        /// Sample positions from the corner.
+        let xs: [Int], ys: [Int]
+        let values: [Int]
+
+        init(_ box: FaceBox, on frame: some MatteSource) {
+            let corner = Self.corner(of: box)
+            let n = Self.cells * Self.samples
+            // Over the box grown by a tenth each way.
+            let xs = (0..<n).map { Int((box.width * (-0.1 + 1.2 * (Double($0) + 0.5) / Double(n))).rounded(.down)) }
+            let ys = (0..<n).map { Int((box.height * (-0.1 + 1.2 * (Double($0) + 0.5) / Double(n))).rounded(.down)) }
+            self.corner = corner; self.xs = xs; self.ys = ys
+            values = Self.cells(of: frame, xs: xs.map { $0 + corner.x }, ys: ys.map { $0 + corner.y })
+        }
+
+        /// The offsets searched, nearest first.
+        static let steps: [SIMD2<Int>] = {
+            var steps: [SIMD2<Int>] = []
+            for y in -search...search { for x in -search...search { steps.append(SIMD2(x, y)) } }
+            func order(_ s: SIMD2<Int>) -> (Int, Int, Int) { (s.x * s.x + s.y * s.y, s.y, s.x) }
+            return steps.sorted { order($0) < order($1) }
+        }()
+
+        static func corner(of box: FaceBox) -> SIMD2<Int> { SIMD2(Int(box.x.rounded()), Int(box.y.rounded())) }
+
+        /// The cells' means (times `samples`², kept whole).
+        static func cells(of frame: some MatteSource, xs: [Int], ys: [Int]) -> [Int] {
+            let grid = frame.lumaGrid(xs: xs, ys: ys)
+            var cells = [Int](repeating: 0, count: Self.cells * Self.cells)
+            for (i, value) in grid.enumerated() {
+                let row = i / xs.count / samples, column = i % xs.count / samples
+                cells[row * Self.cells + column] += Int(value)
+            }
+            return cells
+        }
+
+        /// Where the face, at `box` on `frame`, is this look moved by whole pixels, if it has
+        /// only moved: the offset from this look's corner, or nil where it changed.
+        func offset(to box: FaceBox, on frame: some MatteSource) -> SIMD2<Int>? {
+            let moved = Self.corner(of: box)
+            let scale = Self.samples * Self.samples
+            var best: (offset: SIMD2<Int>, total: Int, most: Int)?
+            // Nearest first: of offsets that fit equally well, the one closest to the box's move.
+            for step in Self.steps {
+                let at = moved &+ step
+                let now = Self.cells(of: frame, xs: xs.map { $0 + at.x }, ys: ys.map { $0 + at.y })
+                var total = 0, most = 0
+                for (a, b) in zip(values, now) {
+                    let d = abs(a - b)
+                    total += d; most = max(most, d)
+                }
+                if best == nil || total < best!.total { best = (at &- corner, total, most) }
+                // The same picture but for the encoder's noise: no nearer place is needed.
+                if most <= Self.sameLevel * scale && total <= values.count * scale / 4 { break }
+            }
+            guard let best else { return nil }
+            let mean = Double(best.total) / Double(scale * values.count)
+            return best.most <= Self.cellLevel * scale && mean <= Self.meanLevel ? best.offset : nil
+        }
+    }
+}
