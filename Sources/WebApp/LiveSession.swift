@@ -23,6 +23,9 @@ final class LiveSession: @unchecked Sendable {
     /// Head mattes cut when a face appears or its look changes, and carried with its box in
     /// between (as a clip's are): GrabCut on every face of every frame held Live to 2-3 fps.
     private var mattes: MatteCarrier?
+    /// Faces' drawings made when a face appears or its look changes, and carried with it while
+    /// it only moves (`DrawingCarrier`): a face held still keeps still strokes.
+    private var drawings: DrawingCarrier?
     /// A matte is cut again at the latest after this many frames (two seconds at 15 fps).
     static let matteFrames = 30
     private var size = (width: 0, height: 0)
@@ -228,6 +231,12 @@ final class LiveSession: @unchecked Sendable {
             tracker = FaceTracker(settings: Self.tracking, frameRate: 15, frameWidth: image.width, frameHeight: image.height)
             mattes = MatteCarrier(compositor: FaceCompositor(options: render), longest: Self.matteFrames, looksWhereDetected: true,
                                   draws: { _ in true })
+            // Drawn as `Drawing.draw` draws, without a background style (none is carried with one).
+            var options = render
+            options.background = nil
+            var drawer = FaceCompositor(options: options)
+            drawer.drawsInMotion = true
+            drawings = DrawingCarrier(compositor: drawer, longest: Self.matteFrames, style: { [unowned self] id in self.style(forTrack: id) })
             size = (image.width, image.height)
             next = 0
             newestDrawn = -1
@@ -292,11 +301,13 @@ final class LiveSession: @unchecked Sendable {
         framesOut += 1
         // A face not yet followed (id 0) is left as filmed until it has a track: then it fades in.
         let drawnFaces = sizes.steady(TrackedFrame(index: n, time: time, faces: faces.filter { $0.id > 0 && style(forTrack: $0.id) != nil })).faces
-        let carried = drawnFaces.isEmpty ? [:] : mattes?.mattes(for: drawnFaces, index: n, on: try RGBPixels(image)) ?? [:]
+        let pixels = drawnFaces.isEmpty ? nil : try RGBPixels(image)
+        let carried = pixels.flatMap { mattes?.mattes(for: drawnFaces, index: n, on: $0) } ?? [:]
+        let kept = render.background == nil ? pixels.flatMap { drawings?.drawings(for: drawnFaces, mattes: carried, index: n, on: $0) } ?? [:] : [:]
         let styled = drawnFaces.compactMap { face -> StyledFace? in
             guard let style = style(forTrack: face.id) else { return nil }
             return StyledFace(box: face.box, style: style, landmarks: face.landmarks, seed: FrameStyler.seed(forTrack: face.id),
-                              matte: carried[face.id], drawingSize: face.drawingSize)
+                              matte: carried[face.id], drawingSize: face.drawingSize, drawing: kept[face.id])
         }
         // Ages first: a face seen for the first time fades in over `fadeFrames` frames.
         var ages: [Int: Int] = [:]
