@@ -229,7 +229,9 @@ def main():
     for _ in range(0 if args.group_only else args.repeat):
         f_wall, f_rss = floor(CLIP, work)
         o_wall, o_rss, entry = ours(CLIP, work, args.style)
-        rounds.append({"floor": f_wall, "floor_rss": f_rss, "ours": o_wall, "rss": o_rss, "entry": entry, "ratio": o_wall / f_wall})
+        rounds.append({"floor": f_wall, "floor_rss": f_rss, "ours": o_wall, "rss": o_rss, "entry": entry, "ratio": o_wall / f_wall,
+                       "floor_mb": os.path.getsize(os.path.join(work, "floor.mp4")) / 1e6,
+                       "ours_mb": os.path.getsize(os.path.join(work, "ours", os.path.basename(CLIP))) / 1e6})
         print(f"round: floor {f_wall:.1f} s, ours {o_wall:.1f} s ({o_wall / f_wall:.2f}×), RSS {f_rss:.0f} / {o_rss:.0f} MB", flush=True)
     lines = []
     if rounds:
@@ -238,11 +240,12 @@ def main():
         frames, duration = entry["frames"], entry["duration"]
         stages = {k: statistics.median(r["entry"]["stages"][k] for r in rounds) for k in entry["stages"]}
         lines += [
-            f"| clip | frames | floor `ffmpeg … -preset {PRESET} -crf {CRF}` | sketchease `video -f {args.style}` | ratio | fps | real time | peak RSS (floor / ours) |",
-            "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+            f"| clip | frames | floor `ffmpeg … -preset {PRESET} -crf {CRF}` | sketchease `video -f {args.style}` | ratio | fps | real time | peak RSS (floor / ours) | file (floor / ours) |",
+            "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
             f"| 1080p30, {duration:.0f} s, 1-3 faces | {frames} | {med('floor'):.1f} s ({frames / med('floor'):.0f} fps) | "
             f"{med('ours'):.1f} s | **{med('ratio'):.2f}×** | {frames / med('ours'):.1f} | **{duration / med('ours'):.2f}×** | "
-            f"{max(r['floor_rss'] for r in rounds):.0f} / **{max(r['rss'] for r in rounds):.0f} MB** |",
+            f"{max(r['floor_rss'] for r in rounds):.0f} / **{max(r['rss'] for r in rounds):.0f} MB** | "
+            f"{rounds[-1]['floor_mb']:.1f} / {rounds[-1]['ours_mb']:.1f} MB |",
             "",
             "Stage busy times, seconds (they overlap: stages run side by side): "
             + ", ".join(f"{k} {v:.1f}" for k, v in stages.items()) + f"; {entry['detections']} detections, {entry['tracks']} tracks; "

@@ -135,11 +135,20 @@ public final class DrawingCarrier: @unchecked Sendable {  // used by one stage a
 
         /// The cells' means (times `samples`², kept whole).
         static func cells(of frame: some MatteSource, xs: [Int], ys: [Int]) -> [Int] {
-            let grid = frame.lumaGrid(xs: xs, ys: ys)
+            cells(of: frame.lumaGrid(xs: xs, ys: ys), width: xs.count, spread: 1, at: 0, 0)
+        }
+
+        /// The cells' sums from `grid`, `width` samples a row, where each sample position is
+        /// `spread` neighbouring columns (and rows) and the one taken is `dx`, `dy` into them.
+        static func cells(of grid: [UInt8], width: Int, spread: Int, at dx: Int, _ dy: Int) -> [Int] {
             var cells = [Int](repeating: 0, count: Self.cells * Self.cells)
-            for (i, value) in grid.enumerated() {
-                let row = i / xs.count / samples, column = i % xs.count / samples
-                cells[row * Self.cells + column] += Int(value)
+            grid.withUnsafeBufferPointer { g in
+                for row in 0..<(Self.cells * samples) {
+                    let line = (row * spread + dy) * width + dx, cellRow = row / samples * Self.cells
+                    for column in 0..<(Self.cells * samples) {
+                        cells[cellRow + column / samples] += Int(g[line + column * spread])
+                    }
+                }
             }
             return cells
         }
@@ -149,17 +158,22 @@ public final class DrawingCarrier: @unchecked Sendable {  // used by one stage a
         func offset(to box: FaceBox, on frame: some MatteSource) -> SIMD2<Int>? {
             let moved = Self.corner(of: box)
             let scale = Self.samples * Self.samples
+            // Every sample at every offset, read at once: each sample position with the
+            // `spread` columns and rows around it.
+            let spread = 2 * Self.search + 1
+            let wideXs = xs.flatMap { x in (-Self.search...Self.search).map { x + moved.x + $0 } }
+            let wideYs = ys.flatMap { y in (-Self.search...Self.search).map { y + moved.y + $0 } }
+            let grid = frame.lumaGrid(xs: wideXs, ys: wideYs)
             var best: (offset: SIMD2<Int>, total: Int, most: Int)?
             // Nearest first: of offsets that fit equally well, the one closest to the box's move.
             for step in Self.steps {
-                let at = moved &+ step
-                let now = Self.cells(of: frame, xs: xs.map { $0 + at.x }, ys: ys.map { $0 + at.y })
+                let now = Self.cells(of: grid, width: wideXs.count, spread: spread, at: step.x + Self.search, step.y + Self.search)
                 var total = 0, most = 0
                 for (a, b) in zip(values, now) {
                     let d = abs(a - b)
                     total += d; most = max(most, d)
                 }
-                if best == nil || total < best!.total { best = (at &- corner, total, most) }
+                if best == nil || total < best!.total { best = (moved &+ step &- corner, total, most) }
                 // The same picture but for the encoder's noise: no nearer place is needed.
                 if most <= Self.sameLevel * scale && total <= values.count * scale / 4 { break }
             }
