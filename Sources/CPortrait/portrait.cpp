@@ -47,9 +47,32 @@ struct FaceFrame {
             cv::Point2f sum(0, 0);
             for (int i = 0; i < 5; i++) sum += cv::Point2f(f.landmarks[2 * i] * sx, f.landmarks[2 * i + 1] * sy);
             centre = sum / 5.0f;
+            // A box much larger than its face's features (one enlarged by hand around a face)
+            // does not make the head larger: the region is sized from the features at most
+            // (`featureSize`), or it drew the backdrop and clothes the larger box took in.
+            float most = kFeatureReach * featureSize(le, re, cv::Point2f(f.landmarks[6] * sx, f.landmarks[7] * sy),
+                                                     cv::Point2f(f.landmarks[8] * sx, f.landmarks[9] * sy));
+            float shorter = std::min(width, height);
+            if (most > 1e-3f && shorter > most) {
+                float k = std::max(0.3f, most / shorter);
+                width *= k;
+                height *= k;
+            }
         }
         down = {-across.y, across.x};
     }
+
+    /// The size of face its features imply, in their units: the larger of the eyes' distance
+    /// and the eyes-to-mouth distance, each times the ratio a detector's box has to it (the
+    /// medians over 1,003 faces the detector found on the example and bench photos: the box's
+    /// shorter side is 0.76 of this, and at most 0.874 of it on 99 faces in 100; only faces
+    /// lying sideways, their landmarks askew, went past 0.95).
+    static float featureSize(cv::Point2f le, cv::Point2f re, cv::Point2f ml, cv::Point2f mr) {
+        cv::Point2f eyes = re - le, toMouth = (ml + mr) * 0.5f - (le + re) * 0.5f;
+        return std::max(2.18f * std::sqrt(eyes.dot(eyes)), 2.73f * std::sqrt(toMouth.dot(toMouth)));
+    }
+    /// A face's shorter side is taken as at most this many times its features' size.
+    static constexpr float kFeatureReach = 0.95f;
 
     float angleDegrees() const { return std::atan2(across.y, across.x) * 180.0f / float(CV_PI); }
 

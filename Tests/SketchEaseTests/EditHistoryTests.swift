@@ -51,14 +51,18 @@ import TestSupport
         #expect(h.face(1) == faces[0])
     }
 
-    @Test func resizeKeepsTheCentreAndScalesLandmarks() throws {
+    @Test func resizeKeepsTheCentreAndTheLandmarksOnTheirFeatures() throws {
         var h = EditHistory(detected: faces, imageSize: size)
         try h.perform(.resize(face: 1, width: 110, height: 60))
         let box = try #require(h.face(1)?.box)
         #expect(box.center == faces[0].box.center)
         #expect(box.width == 110 && box.height == 60)
-        // Landmark (40, 60): centre (60, 80), offsets (-20, -20) → (-22, -10).
-        #expect(h.face(1)?.landmarks.first == Point(x: 38, y: 70))
+        // Landmark (40, 60) stays where it is; the box now runs from y 50 to 110.
+        #expect(h.face(1)?.landmarks.first == Point(x: 40, y: 60))
+        // Shrunk past them, they are kept inside the box: (40, 60) in 20 × 20 about (60, 80).
+        try h.perform(.resize(face: 1, width: 20, height: 20))
+        #expect(h.face(1)?.landmarks.first == Point(x: 50, y: 70))
+        try h.undo()
         #expect(throws: EditError.self) { try h.perform(.resize(face: 1, width: 0, height: 10)) }
         #expect(h.position == 1)
     }

@@ -30,13 +30,15 @@ public struct EditableFace: Sendable, Equatable, Codable {
         return f
     }
 
-    /// The box given a new size about its centre; landmarks scale with it.
+    /// The box given a new size about its centre. The landmarks stay on the features they
+    /// mark (kept inside the new box): a box enlarged around a face does not make its eyes
+    /// further apart. (Scaled with the box, they told the region a face as large as the box,
+    /// and its drawing covered the backdrop and clothes the larger box took in.)
     func resized(width: Double, height: Double) -> EditableFace {
         var f = self
         let c = box.center
-        let sx = width / box.width, sy = height / box.height
         f.box = FaceBox(x: c.x - width / 2, y: c.y - height / 2, width: width, height: height)
-        f.landmarks = landmarks.map { Point(x: c.x + ($0.x - c.x) * sx, y: c.y + ($0.y - c.y) * sy) }
+        f.landmarks = landmarks.map { Point(x: min(max($0.x, f.box.x), f.box.maxX), y: min(max($0.y, f.box.y), f.box.maxY)) }
         return f
     }
 }
