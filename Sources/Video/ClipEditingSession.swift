@@ -211,7 +211,8 @@ public final class ClipEditingSession: FaceEditingSession {
         _ = try renderer(styles: styles).render(source, to: path, tracks: drawn, progress: progress)
     }
 
-    /// The tracks as the edits left them: moved and resized with their face, deleted ones
+    /// The tracks as the edits left them: moved and resized with their face (the landmarks
+    /// moved, not resized), deleted ones
     /// gone, added ones in, each face with the size it is drawn at; and each face's style.
     func drawnTracks() -> (ClipTracks, TrackStyles) {
         var out = tracks
@@ -228,7 +229,11 @@ public final class ClipEditingSession: FaceEditingSession {
                 var moved = f
                 moved.box = FaceBox(x: c.x + dx - f.box.width * sx / 2, y: c.y + dy - f.box.height * sy / 2,
                                     width: f.box.width * sx, height: f.box.height * sy)
-                moved.landmarks = f.landmarks.map { Point(x: c.x + dx + ($0.x - c.x) * sx, y: c.y + dy + ($0.y - c.y) * sy) }
+                // The landmarks move with the box and stay on their features as it is resized,
+                // as a photo's do (`EditableFace.resized`).
+                moved.landmarks = f.landmarks.map {
+                    Point(x: min(max($0.x + dx, moved.box.x), moved.box.maxX), y: min(max($0.y + dy, moved.box.y), moved.box.maxY))
+                }
                 return moved
             }
         }
