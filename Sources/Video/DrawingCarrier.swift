@@ -2,32 +2,40 @@ import FFmpeg
 import SketchEase
 
 /// Where each tracked face's drawing is made and where an earlier frame's drawing is carried
-/// instead (the tracking stage, frame by frame in order): a face whose look has not changed
-/// since its drawing was made, but for where it is, gets that drawing moved with it, whole
-/// pixels at a time (`CarriedDrawing`).
+/// instead (the tracking stage, frame by frame in order): faces whose looks have not changed
+/// since their drawing was made, but for where they are, get that drawing moved with them,
+/// whole pixels at a time (`CarriedDrawing`). Faces whose regions meet are drawn as one group
+/// on one crop, and carried as one: all of them, by the same offset, or none.
 ///
 /// A face's look is a grey grid over its box (`Look`), compared with the grid of the frame
 /// its drawing was made on at the offsets of up to `Look.search` pixels around where its box
 /// moved: the best offset places the drawing, and a drawing is carried only where, there,
 /// no cell differs by more than `Look.cellLevel` and the cells by no more than
 /// `Look.meanLevel` on average. A face that blinks, speaks, turns, comes into the light or is
-/// resized is drawn again; so is one whose style, held drawing size or head matte changed,
-/// one something covers, one whose region meets another face's (they are drawn as a group) or
-/// the frame's edge, and every face at least every `longest` frames.
+/// resized is drawn again, with the others of its group; so is a group whose faces moved apart
+/// or changed, one whose style, held drawing size or head matte changed, one something covers,
+/// one whose region meets the frame's edge or one in a style that draws outside the faces'
+/// regions, and every group at least every `longest` frames.
 public final class DrawingCarrier: @unchecked Sendable {  // used by one stage alone, one frame after another
     private let compositor: FaceCompositor
     private let longest: Int
     /// The style a track is drawn in (nil: not drawn).
     private let style: @Sendable (Int) -> FaceStyle?
-    private var made: [Int: Made] = [:]
+    /// The drawings made, by their faces' track ids.
+    private var made: [[Int]: Made] = [:]
+
+    /// A face drawn, as it was when its group's drawing was made.
+    struct Member {
+        let face: TrackedFace
+        let style: FaceStyle
+        let matte: CarriedMatte?
+    }
 
     struct Made {
         let drawing: CarriedDrawing
         let frame: Int
-        let face: TrackedFace
-        let style: FaceStyle
-        let matte: CarriedMatte?
-        let look: Look
+        let members: [Member]
+        let looks: [Look]
     }
 
     public init(compositor: FaceCompositor, longest: Int, style: @escaping @Sendable (Int) -> FaceStyle?) {
@@ -35,60 +43,80 @@ public final class DrawingCarrier: @unchecked Sendable {  // used by one stage a
     }
 
     /// The drawings of the faces `tracked` on frame number `index` (`frame`), drawn with the
-    /// head mattes `mattes`, by track id: carried where the face has only moved since,
+    /// head mattes `mattes`, by track id: carried where their group has only moved since,
     /// otherwise made on this frame.
     public func drawings(for tracked: [TrackedFace], mattes: [Int: CarriedMatte], index: Int,
                          on frame: some MatteSource) -> [Int: CarriedDrawing.Placement] {
         guard compositor.options.background == nil else { made = [:]; return [:] }
         let bounds = (width: frame.width, height: frame.height)
         let drawn = tracked.compactMap { face in
-            style(face.id).flatMap { compositor.changesPixels($0) ? (face: face, style: $0, matte: mattes[face.id]) : nil }
+            style(face.id).flatMap { compositor.changesPixels($0) ? Member(face: face, style: $0, matte: mattes[face.id]) : nil }
         }
         let reaches = drawn.map { compositor.reach(of: $0.face.box, landmarks: $0.face.landmarks, carrying: $0.matte) }
         let regions = reaches.map { PixelRect(evenCornersAround: $0, in: bounds) }
         var out: [Int: CarriedDrawing.Placement] = [:]
-        for (i, entry) in drawn.enumerated() {
-            let face = entry.face
-            // Faces whose regions meet are drawn as one group, on the group's crop; a face
-            // partly outside the frame is drawn afresh as more of it comes into view.
-            guard face.cover == nil, let region = regions[i],
-                  !regions.indices.contains(where: { $0 != i && regions[$0].map(region.intersects) == true }),
-                  reaches[i].x >= 0, reaches[i].y >= 0, reaches[i].maxX <= Double(bounds.width), reaches[i].maxY <= Double(bounds.height)
+        var kept: [[Int]: Made] = [:]
+        // The groups the frame is drawn in (`FrameStyler`'s).
+        for group in PixelRect.overlapGroups(regions, closed: true) {
+            let members = group.map { drawn[$0] }.sorted { $0.face.id < $1.face.id }
+            let ids = members.map(\.face.id)
+            // A face partly outside the frame is drawn afresh as more of it comes into view.
+            guard members.allSatisfy({ $0.face.cover == nil && Self.drawsWithinItsRegion($0.style, compositor) }),
+                  group.allSatisfy({ reaches[$0].x >= 0 && reaches[$0].y >= 0 && reaches[$0].maxX <= Double(bounds.width)
+                      && reaches[$0].maxY <= Double(bounds.height) }),
+                  let region = group.compactMap({ regions[$0] }).reduce(nil, { (u: PixelRect?, r) in u?.union(r) ?? r })
             else { continue }
-            if let last = made[face.id], carries(last, to: entry, index: index),
-               let offset = last.look.offset(to: face.box, on: frame) {
-                out[face.id] = CarriedDrawing.Placement(last.drawing, offset: offset)
+            if let last = made[ids], carries(last, to: members, index: index), let offset = Self.offset(of: last, to: members, on: frame) {
+                for id in ids { out[id] = CarriedDrawing.Placement(last.drawing, offset: offset) }
+                kept[ids] = last
                 continue
             }
-            let drawing = self.drawing(of: entry, seed: FrameStyler.seed(forTrack: face.id), region: region, index: index, on: frame)
-            made[face.id] = Made(drawing: drawing, frame: index, face: face, style: entry.style, matte: entry.matte,
-                                 look: Look(face.box, on: frame))
-            out[face.id] = CarriedDrawing.Placement(drawing, offset: .zero)
+            let drawing = self.drawing(of: members, region: region, index: index, on: frame)
+            kept[ids] = Made(drawing: drawing, frame: index, members: members, looks: members.map { Look($0.face.box, on: frame) })
+            for id in ids { out[id] = CarriedDrawing.Placement(drawing, offset: .zero) }
         }
-        made = made.filter { out[$0.key] != nil }
+        made = kept
         return out
     }
 
-    /// Whether `last` may be carried to `entry` on frame `index`, as far as anything but the
-    /// face's look goes.
-    private func carries(_ last: Made, to entry: (face: TrackedFace, style: FaceStyle, matte: CarriedMatte?), index: Int) -> Bool {
-        let face = entry.face
-        return index - last.frame < longest && entry.style == last.style && entry.matte === last.matte
-            && face.drawingSize == last.face.drawingSize
-            && abs(face.box.width / last.face.box.width - 1) <= Look.sizeChange
-            && abs(face.box.height / last.face.box.height - 1) <= Look.sizeChange
+    /// Whether a style draws only within its faces' regions (what a carried drawing holds).
+    private static func drawsWithinItsRegion(_ style: FaceStyle, _ compositor: FaceCompositor) -> Bool {
+        (try? compositor.registry.filter(style.filterID))?.blendsThroughFaceMask ?? false
     }
 
-    /// The face's drawing over `region` of this frame, made from a copy of its pixels when
+    /// Whether `last` may be carried to `members` on frame `index`, as far as anything but the
+    /// faces' looks goes.
+    private func carries(_ last: Made, to members: [Member], index: Int) -> Bool {
+        guard index - last.frame < longest, members.count == last.members.count else { return false }
+        return zip(last.members, members).allSatisfy { was, now in
+            now.style == was.style && now.matte === was.matte && now.face.drawingSize == was.face.drawingSize
+                && abs(now.face.box.width / was.face.box.width - 1) <= Look.sizeChange
+                && abs(now.face.box.height / was.face.box.height - 1) <= Look.sizeChange
+        }
+    }
+
+    /// Where every face of the group is its look moved by one offset, if each has only moved
+    /// and all by as much.
+    private static func offset(of last: Made, to members: [Member], on frame: some MatteSource) -> SIMD2<Int>? {
+        var offset: SIMD2<Int>?
+        for (look, member) in zip(last.looks, members) {
+            guard let moved = look.offset(to: member.face.box, on: frame), offset == nil || moved == offset else { return nil }
+            offset = moved
+        }
+        return offset
+    }
+
+    /// The group's drawing over `region` of this frame, made from a copy of its pixels when
     /// first laid.
-    private func drawing(of entry: (face: TrackedFace, style: FaceStyle, matte: CarriedMatte?), seed: Int, region: PixelRect,
-                         index: Int, on frame: some MatteSource) -> CarriedDrawing {
+    private func drawing(of members: [Member], region: PixelRect, index: Int, on frame: some MatteSource) -> CarriedDrawing {
         let pixels = frame.rgb(x: region.x, y: region.y, width: region.width, height: region.height)
         let dx = Double(region.x), dy = Double(region.y)
-        let face = entry.face
-        let local = StyledFace(box: FaceBox(x: face.box.x - dx, y: face.box.y - dy, width: face.box.width, height: face.box.height),
-                               style: entry.style, landmarks: face.landmarks.map { Point(x: $0.x - dx, y: $0.y - dy) },
-                               seed: seed, matte: entry.matte, drawingSize: face.drawingSize)
+        let local = members.map { member in
+            let face = member.face
+            return StyledFace(box: FaceBox(x: face.box.x - dx, y: face.box.y - dy, width: face.box.width, height: face.box.height),
+                              style: member.style, landmarks: face.landmarks.map { Point(x: $0.x - dx, y: $0.y - dy) },
+                              seed: FrameStyler.seed(forTrack: face.id), matte: member.matte, drawingSize: face.drawingSize)
+        }
         let compositor = self.compositor
         return CarriedDrawing(frame: index) { try compositor.carriedLayer(of: local, on: pixels, region: region) }
     }

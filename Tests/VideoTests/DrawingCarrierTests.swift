@@ -6,8 +6,8 @@ import Vips
 @testable import Video
 
 /// A face that only moves keeps the drawing made on an earlier frame, moved with it by whole
-/// pixels; a face whose look changes, one something covers and faces drawn as a group are
-/// drawn on their own frame.
+/// pixels, and so do faces drawn as a group, together; a face whose look changes and one
+/// something covers are drawn on their own frame.
 @Suite struct DrawingCarrierTests {
     static let portrait = try! VipsImage.load(path: TestAssets.graceHopper).extractBands(0, count: 3).inMemory()
     static let found: DetectedFace = {
@@ -106,15 +106,45 @@ import Vips
         #expect(drawings.count == 4 && drawings[1] === drawings[0] && drawings[2] === drawings[0] && drawings[3] !== drawings[0])
     }
 
-    @Test func coveredFacesFacesDrawnAsAGroupAndFacesAtTheEdgeAreNotCarried() throws {
+    /// Two portraits side by side, their faces' regions meeting, at (`x`, `y`) and `gap` further right.
+    static func pair(x: Int, y: Int, gap: Int) throws -> VipsImage {
+        let wall = try VipsImage.solid(width: 1500, height: 1100, pixel: [150, 140, 128])
+        return try wall.inserting(portrait, x: x, y: y).inserting(portrait, x: x + gap, y: y).inMemory()
+    }
+
+    @Test func facesDrawnAsAGroupAreCarriedTogether() throws {
+        let carrier = carrier()
+        let styler = FrameStyler(compositor: Self.compositor)
+        let gap = Int(Self.found.box.width * 1.5)
+        func faces(_ x: Int, _ y: Int, second: Int = 0) -> [TrackedFace] {
+            [Self.face(x: x, y: y), Self.face(x: x + gap + second, y: y, id: 2)]
+        }
+        func draw(_ k: Int, _ x: Int, _ y: Int, second: Int = 0) throws -> (VipsImage, [Int: CarriedDrawing.Placement]) {
+            let picture = try Self.pair(x: x, y: y, gap: gap + second)
+            let tracked = faces(x, y, second: second)
+            let placed = carrier.drawings(for: tracked, mattes: [:], index: k, on: try RGBPixels(picture))
+            return (try styler.draw(tracked.map { FrameStyler.Face($0, style: Self.pencil, drawing: placed[$0.id]) }, on: picture, scale: 1), placed)
+        }
+        let (first, made) = try draw(0, 200, 250)
+        let one = try #require(made[1])
+        #expect(made[2] == one, "one drawing for the group")
+        let (moved, carried) = try draw(1, 204, 253)
+        #expect(carried[1] == CarriedDrawing.Placement(one.drawing, offset: SIMD2(4, 3)) && carried[2] == carried[1])
+        let box = Self.face(x: 200, y: 250).box
+        let (x, y, w, h) = (Int(box.x - box.width * 0.6), Int(box.y - box.height * 0.9), gap + Int(box.width * 2.2), Int(box.height * 2.6))
+        #expect(try moved.crop(x: x + 4, y: y + 3, width: w, height: h).pixels() == first.crop(x: x, y: y, width: w, height: h).pixels(),
+                "the pair's drawing moved with it, byte for byte")
+        // The second face moves on alone: the group is drawn afresh.
+        let (_, apart) = try draw(2, 204, 253, second: 6)
+        #expect(apart[1]?.drawing !== one.drawing && apart[2]?.drawing === apart[1]?.drawing)
+    }
+
+    @Test func coveredFacesAndFacesAtTheEdgeAreNotCarried() throws {
         let carrier = carrier()
         let picture = try RGBPixels(Self.frame(x: 200, y: 250))
         var covered = Self.face(x: 200, y: 250)
         covered.cover = FaceCover(x: covered.box.x, y: covered.box.y, cellWidth: 10, cellHeight: 10, columns: 1, rows: 1, cells: [255])
         #expect(carrier.drawings(for: [covered], mattes: [:], index: 0, on: picture).isEmpty)
-        // A second face beside the first, their regions meeting.
-        let neighbour = Self.face(x: 200 + Int(Self.found.box.width * 1.1), y: 250, id: 2)
-        #expect(carrier.drawings(for: [Self.face(x: 200, y: 250), neighbour], mattes: [:], index: 1, on: picture).isEmpty)
         // A face at the frame's edge, its head reaching past it.
         #expect(carrier.drawings(for: [Self.face(x: -200, y: 250)], mattes: [:], index: 2, on: picture).isEmpty)
         // A face left as filmed is not drawn at all.

@@ -10,20 +10,59 @@ import Foundation
 /// frame, and the encoder paid for every change as new picture (`DrawingCarrier`, in Video,
 /// decides where a drawing is carried and where one is made).
 ///
-/// The drawing is made lazily, at most once, from a copy of the picture it belongs to, by
+/// A drawing is a group's: the faces drawn on one crop (one face, or faces whose regions meet).
+/// It is made lazily, at most once, from a copy of the picture it belongs to, by
 /// whichever frame's worker asks first: every frame carrying it gets the same bytes, so a
 /// clip's pixels do not depend on which worker ran first.
 public final class CarriedDrawing: @unchecked Sendable {
-    /// The drawing of a face and the part of its region mask it is blended through, over a
-    /// rectangle whose top-left corner is at (`x`, `y`) of the picture it was made on.
+    /// A part of a picture as drawn (`drawing`) and as it was (`photo`), with the faces' region
+    /// mask over it (255 = drawn), its top-left corner at (`x`, `y`) of the picture it was made on.
     public struct Layer: Sendable {
         public var drawing: [UInt8]
+        public var photo: [UInt8]
         public var mask: [UInt8]
         public var x: Int, y: Int, width: Int, height: Int
-        /// The drawing's bands (3: RGB).
+        /// The bands of `drawing` and `photo` (3: RGB).
         public var bands: Int
-        public init(drawing: [UInt8], mask: [UInt8], x: Int, y: Int, width: Int, height: Int, bands: Int) {
-            self.drawing = drawing; self.mask = mask; self.x = x; self.y = y; self.width = width; self.height = height; self.bands = bands
+        public init(drawing: [UInt8], photo: [UInt8], mask: [UInt8], x: Int, y: Int, width: Int, height: Int, bands: Int) {
+            self.drawing = drawing; self.photo = photo; self.mask = mask
+            self.x = x; self.y = y; self.width = width; self.height = height; self.bands = bands
+        }
+
+        /// Laid over `picture` (`width` × `height`, `bands` bytes a pixel) with its corner at
+        /// `corner`: where the mask is 0 the picture is left as it is; elsewhere the drawing,
+        /// plus the picture's change since, (255 − mask) / 255 of it, where the mask fades. On
+        /// the picture it was made from, that is the drawing, byte for byte; on one where the
+        /// faces have only moved, the soft edge of their region shows the picture as it is now.
+        public func laid(over picture: inout [UInt8], width pictureWidth: Int, height pictureHeight: Int, at corner: SIMD2<Int>) {
+            let x0 = max(0, corner.x), y0 = max(0, corner.y)
+            let x1 = min(pictureWidth, corner.x + width), y1 = min(pictureHeight, corner.y + height)
+            guard x1 > x0, y1 > y0, picture.count >= pictureWidth * pictureHeight * bands else { return }
+            let bands = self.bands, layerWidth = width
+            drawing.withUnsafeBufferPointer { drawn in
+                photo.withUnsafeBufferPointer { was in
+                    mask.withUnsafeBufferPointer { m in
+                        picture.withUnsafeMutableBufferPointer { out in
+                            for y in y0..<y1 {
+                                let row = (y - corner.y) * layerWidth - corner.x, outRow = y * pictureWidth
+                                for x in x0..<x1 {
+                                    let alpha = Int(m[row + x])
+                                    guard alpha > 0 else { continue }
+                                    let i = (row + x) * bands, o = (outRow + x) * bands
+                                    for b in 0..<bands {
+                                        var v = Int(drawn[i + b])
+                                        if alpha < 255 {
+                                            let change = (255 - alpha) * (Int(out[o + b]) - Int(was[i + b]))
+                                            v += change >= 0 ? (change + 127) / 255 : -((-change + 127) / 255)
+                                        }
+                                        out[o + b] = UInt8(min(255, max(0, v)))
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
         }
     }
 

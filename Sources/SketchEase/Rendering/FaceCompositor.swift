@@ -160,6 +160,13 @@ public struct FaceCompositor: Sendable {
     private func drawGroup(_ members: [(StyledFace, PixelRect)], image: VipsImage, backdrop: VipsImage?) throws -> (VipsImage, PixelRect) {
         let rect = members.map(\.1).reduce(members[0].1) { $0.union($1) }
         let faces = members.map(\.0)
+        // A group drawn on an earlier picture whose faces have only moved since: its drawing is
+        // laid where they have moved to.
+        if backdrop == nil, let carried = faces[0].drawing, faces.allSatisfy({ $0.drawing == carried }) {
+            let crop = try image.copied(x: rect.x, y: rect.y, width: rect.width, height: rect.height)
+            guard let layer = try carried.drawing.layer() else { return (crop, rect) }
+            return (try Self.laid(layer, offset: carried.offset, over: crop, in: rect), rect)
+        }
         // An editor's preview redraws only the groups whose faces changed.
         if let memo {
             return (try memo.group(faces, on: image, behind: backdrop, options: options) {
@@ -191,12 +198,6 @@ public struct FaceCompositor: Sendable {
                 let regions = styled.map { FaceRegion(box: $0.box, landmarks: $0.landmarks, in: rect) }
                 let context = FilterContext(faceSize: max(faceSize, 1), seed: Self.seed(for: styled[0]), faces: regions)
                 drawn = try filter.apply(to: drawn, settings: style.settings, context: context).inMemory()
-                continue
-            }
-            // A face alone in its group, drawn on an earlier picture and only moved since: its
-            // drawing is laid where the face has moved to.
-            if faces.count == 1, behind == nil, let carried = styled[0].drawing {
-                if let layer = try carried.drawing.layer() { drawn = try Self.laid(layer, offset: carried.offset, over: drawn, in: rect) }
                 continue
             }
             guard let layer = try layer(of: styled, among: faces, filter: filter, style: style, faceSize: faceSize,
@@ -246,41 +247,40 @@ public struct FaceCompositor: Sendable {
         return (filtered, try part(mask), reached)
     }
 
-    /// The drawing of one face on `pixels` (packed RGB, the picture's part `region`; the face in
-    /// the part's coordinates), as `render` draws it there, to carry to later pictures: nil
-    /// where nothing of it is drawn (no region, or a style that does not draw through one).
-    public func carriedLayer(of face: StyledFace, on pixels: [UInt8], region: PixelRect) throws -> CarriedDrawing.Layer? {
-        guard options.background == nil, changesPixels(face.style) else { return nil }
-        let filter = try registry.filter(face.style.filterID)
-        guard filter.blendsThroughFaceMask else { return nil }
+    /// The drawing of a group of faces on `pixels` (packed RGB, the picture's part `region`; the
+    /// faces in the part's coordinates), as `render` draws it there, to carry to later
+    /// pictures: the part as drawn and as it was, over the extent of the faces' regions, with
+    /// their mask; nil where nothing of them is drawn. Not with a background style.
+    public func carriedLayer(of faces: [StyledFace], on pixels: [UInt8], region: PixelRect) throws -> CarriedDrawing.Layer? {
+        guard options.background == nil, !faces.isEmpty else { return nil }
         let crop = try VipsImage.fromPixels(pixels, width: region.width, height: region.height, bands: 3)
         let rect = PixelRect(x: 0, y: 0, width: region.width, height: region.height)
-        guard let layer = try layer(of: [face], among: [face], filter: filter, style: face.style, faceSize: drawingSize(of: face),
-                                    crop: crop, behind: nil, rect: rect, image: crop) else { return nil }
-        return CarriedDrawing.Layer(drawing: try layer.drawing.pixels(), mask: try layer.mask.cast(.uchar).pixels(),
-                                    x: region.x + layer.reached.x, y: region.y + layer.reached.y,
-                                    width: layer.reached.width, height: layer.reached.height, bands: layer.drawing.bands)
+        let fresh = faces.map { face -> StyledFace in
+            var face = face
+            face.drawing = nil
+            return face
+        }
+        let styled = fresh.filter { changesPixels($0.style) }
+        guard !styled.isEmpty else { return nil }
+        let mask = try self.mask(for: styled, of: fresh, crop: crop, in: rect, of: crop).inMemory()
+        guard let extent = try Self.extent(of: mask, margin: 0) else { return nil }
+        let drawn = try draw(fresh, in: rect, image: crop, backdrop: nil)
+        func part(_ image: VipsImage) throws -> [UInt8] {
+            try image.copied(x: extent.x, y: extent.y, width: extent.width, height: extent.height).pixels()
+        }
+        return CarriedDrawing.Layer(drawing: try part(drawn), photo: try part(crop), mask: try part(mask.cast(.uchar)),
+                                    x: region.x + extent.x, y: region.y + extent.y, width: extent.width, height: extent.height, bands: 3)
     }
 
-    /// A carried drawing laid through its mask over `base` (the picture's part `rect`), `offset`
-    /// whole pixels from where it was made; what falls outside `rect` is left out.
+    /// A carried drawing laid over `base` (the picture's part `rect`), `offset` whole pixels
+    /// from where it was made: where its mask is whole, the drawing; where the mask fades, the
+    /// drawing with the picture's change since under it (`Layer.laid`); what falls outside
+    /// `rect` is left out.
     static func laid(_ layer: CarriedDrawing.Layer, offset: SIMD2<Int>, over base: VipsImage, in rect: PixelRect) throws -> VipsImage {
-        let placed = PixelRect(x: layer.x + offset.x - rect.x, y: layer.y + offset.y - rect.y, width: layer.width, height: layer.height)
-        guard let target = placed.clipped(to: PixelRect(x: 0, y: 0, width: base.width, height: base.height)),
-              layer.bands == base.bands, base.format == .uchar else { return base }
-        let bands = layer.bands
-        var drawing = [UInt8](), mask = [UInt8]()
-        drawing.reserveCapacity(target.area * bands)
-        mask.reserveCapacity(target.area)
-        for row in (target.y - placed.y)..<(target.maxY - placed.y) {
-            let from = row * layer.width + (target.x - placed.x)
-            drawing.append(contentsOf: layer.drawing[(from * bands)..<((from + target.width) * bands)])
-            mask.append(contentsOf: layer.mask[from..<(from + target.width)])
-        }
+        guard layer.bands == base.bands, base.format == .uchar else { return base }
         var out = try base.pixels()
-        try PortraitOperations.blend(drawing, through: mask, width: target.width, height: target.height, bands: bands,
-                                     over: &out, baseWidth: base.width, x: target.x, y: target.y)
-        return try VipsImage.fromPixels(out, width: base.width, height: base.height, bands: bands).reinterpreted(as: base.interpretation ?? .srgb)
+        layer.laid(over: &out, width: base.width, height: base.height, at: SIMD2(layer.x + offset.x - rect.x, layer.y + offset.y - rect.y))
+        return try VipsImage.fromPixels(out, width: base.width, height: base.height, bands: base.bands).reinterpreted(as: base.interpretation ?? .srgb)
     }
 
     /// The size (shorter side, pixels) a face's style is drawn for: its box's, or in motion
