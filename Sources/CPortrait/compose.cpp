@@ -111,3 +111,34 @@ extern "C" int sk_blend_through(const unsigned char *top, const unsigned char *m
                                 unsigned char *base, int base_width, int x, int y, char *error, int error_size) {
     return sk::guarded(error, error_size, [&] { blendThrough(top, mask, width, height, bands, base, base_width, x, y); });
 }
+
+extern "C" int sk_lay_carried(const unsigned char *drawing, const unsigned char *photo, const unsigned char *mask, int width,
+                              int height, int bands, unsigned char *picture, int picture_width, int picture_height, int x, int y,
+                              char *error, int error_size) {
+    return sk::guarded(error, error_size, [&] {
+        if (!drawing || !photo || !mask || !picture || width <= 0 || height <= 0 || bands < 1 || bands > 4 || picture_width <= 0 ||
+            picture_height <= 0)
+            throw std::invalid_argument("no layer or picture");
+        const int x0 = std::max(0, x), y0 = std::max(0, y);
+        const int x1 = std::min(picture_width, x + width), y1 = std::min(picture_height, y + height);
+        for (int py = y0; py < y1; py++) {
+            const size_t row = size_t(py - y) * size_t(width);
+            unsigned char *out = picture + (size_t(py) * size_t(picture_width)) * size_t(bands);
+            for (int px = x0; px < x1; px++) {
+                const size_t at = row + size_t(px - x);
+                const int a = mask[at];
+                if (a == 0) continue;
+                const unsigned char *d = drawing + at * size_t(bands), *was = photo + at * size_t(bands);
+                unsigned char *o = out + size_t(px) * size_t(bands);
+                for (int b = 0; b < bands; b++) {
+                    int v = d[b];
+                    if (a < 255) {
+                        const int change = (255 - a) * (int(o[b]) - int(was[b]));
+                        v += change >= 0 ? (change + 127) / 255 : -((-change + 127) / 255);
+                    }
+                    o[b] = (unsigned char)std::min(255, std::max(0, v));
+                }
+            }
+        }
+    });
+}

@@ -288,6 +288,16 @@ int sk_matte_place(const unsigned char *matte, int width, int height, double sca
 int sk_blend_through(const unsigned char *top, const unsigned char *mask, int width, int height, int bands,
                      unsigned char *base, int base_width, int x, int y, char *error, int error_size);
 
+/* A carried drawing laid over `picture` (picture_width x picture_height, `bands` a pixel) with
+ * its top-left corner at (x, y), in place; what falls outside the picture is left out.
+ * `drawing` and `photo` are the part as drawn and as it was, `mask` (one band) the faces'
+ * region, all width x height: where the mask is 0 the picture stays; 255 takes the drawing; in
+ * between, the drawing plus (255 - a) / 255 of the picture's change since (picture - photo),
+ * rounded half away from zero and clamped. */
+int sk_lay_carried(const unsigned char *drawing, const unsigned char *photo, const unsigned char *mask, int width, int height,
+                   int bands, unsigned char *picture, int picture_width, int picture_height, int x, int y, char *error,
+                   int error_size);
+
 /* The widest vector instructions the drawings may use where the processor has them: 0 none,
  * 1 AVX2, 2 AVX-512 as well (the default). Every way draws the same bytes; for tests and
  * timing. Returns the level now used (at most the one asked for, as far as the processor

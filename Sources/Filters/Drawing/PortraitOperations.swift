@@ -158,6 +158,22 @@ public enum PortraitOperations {
         }
     }
 
+    /// A carried drawing (`CarriedDrawing.Layer`: the part as drawn and as it was, and the
+    /// faces' mask, `width` × `height`) laid over `picture` with its corner at (`x`, `y`), in
+    /// place (`sk_lay_carried`).
+    public static func layCarried(_ drawing: [UInt8], photo: [UInt8], mask: [UInt8], width: Int, height: Int, bands: Int,
+                                  over picture: inout [UInt8], pictureWidth: Int, pictureHeight: Int, x: Int, y: Int) throws {
+        precondition(drawing.count >= width * height * bands && photo.count >= width * height * bands && mask.count >= width * height,
+                     "drawing, photo and mask hold the rectangle")
+        precondition(picture.count >= pictureWidth * pictureHeight * bands, "the picture holds its pixels")
+        try picture.withUnsafeMutableBufferPointer { out in
+            try checked(operation: "lay carried") { error, size in
+                sk_lay_carried(drawing, photo, mask, Int32(width), Int32(height), Int32(bands), out.baseAddress,
+                               Int32(pictureWidth), Int32(pictureHeight), Int32(x), Int32(y), error, size)
+            }
+        }
+    }
+
     /// `top` (`width` × `height` pixels of `bands` bytes) laid over `base` (`baseWidth` pixels
     /// a row, the same bands) with its top-left corner at (`x`, `y`), through `mask` (one band,
     /// 0 keeps the base, 255 takes the top): each byte (a t + (255 − a) b + 128) / 255, in

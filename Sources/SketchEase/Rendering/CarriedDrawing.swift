@@ -1,3 +1,4 @@
+import Filters
 import Foundation
 
 /// A face's drawing made once, on one picture, and carried to the later pictures on which the
@@ -34,35 +35,10 @@ public final class CarriedDrawing: @unchecked Sendable {
         /// plus the picture's change since, (255 − mask) / 255 of it, where the mask fades. On
         /// the picture it was made from, that is the drawing, byte for byte; on one where the
         /// faces have only moved, the soft edge of their region shows the picture as it is now.
-        public func laid(over picture: inout [UInt8], width pictureWidth: Int, height pictureHeight: Int, at corner: SIMD2<Int>) {
-            let x0 = max(0, corner.x), y0 = max(0, corner.y)
-            let x1 = min(pictureWidth, corner.x + width), y1 = min(pictureHeight, corner.y + height)
-            guard x1 > x0, y1 > y0, picture.count >= pictureWidth * pictureHeight * bands else { return }
-            let bands = self.bands, layerWidth = width
-            drawing.withUnsafeBufferPointer { drawn in
-                photo.withUnsafeBufferPointer { was in
-                    mask.withUnsafeBufferPointer { m in
-                        picture.withUnsafeMutableBufferPointer { out in
-                            for y in y0..<y1 {
-                                let row = (y - corner.y) * layerWidth - corner.x, outRow = y * pictureWidth
-                                for x in x0..<x1 {
-                                    let alpha = Int(m[row + x])
-                                    guard alpha > 0 else { continue }
-                                    let i = (row + x) * bands, o = (outRow + x) * bands
-                                    for b in 0..<bands {
-                                        var v = Int(drawn[i + b])
-                                        if alpha < 255 {
-                                            let change = (255 - alpha) * (Int(out[o + b]) - Int(was[i + b]))
-                                            v += change >= 0 ? (change + 127) / 255 : -((-change + 127) / 255)
-                                        }
-                                        out[o + b] = UInt8(min(255, max(0, v)))
-                                    }
-                                }
-                            }
-                        }
-                    }
-                }
-            }
+        public func laid(over picture: inout [UInt8], width pictureWidth: Int, height pictureHeight: Int, at corner: SIMD2<Int>) throws {
+            try PortraitOperations.layCarried(drawing, photo: photo, mask: mask, width: width, height: height, bands: bands,
+                                              over: &picture, pictureWidth: pictureWidth, pictureHeight: pictureHeight,
+                                              x: corner.x, y: corner.y)
         }
     }
 

@@ -279,7 +279,7 @@ public struct FaceCompositor: Sendable {
     static func laid(_ layer: CarriedDrawing.Layer, offset: SIMD2<Int>, over base: VipsImage, in rect: PixelRect) throws -> VipsImage {
         guard layer.bands == base.bands, base.format == .uchar else { return base }
         var out = try base.pixels()
-        layer.laid(over: &out, width: base.width, height: base.height, at: SIMD2(layer.x + offset.x - rect.x, layer.y + offset.y - rect.y))
+        try layer.laid(over: &out, width: base.width, height: base.height, at: SIMD2(layer.x + offset.x - rect.x, layer.y + offset.y - rect.y))
         return try VipsImage.fromPixels(out, width: base.width, height: base.height, bands: base.bands).reinterpreted(as: base.interpretation ?? .srgb)
     }
 
