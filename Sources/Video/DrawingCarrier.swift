@@ -17,29 +17,25 @@ import SketchEase
 /// one whose region meets the frame's edge or one in a style that draws outside the faces'
 /// regions, and every group at least every `longest` frames.
 public final class DrawingCarrier: @unchecked Sendable {  // used by one stage alone, one frame after another
-    private let compositor: FaceCompositor
+    /// Draws as the frames are drawn, and groups their faces as they are grouped there.
+    private let styler: FrameStyler
+    private var compositor: FaceCompositor { styler.compositor }
     private let longest: Int
     /// The style a track is drawn in (nil: not drawn).
     private let style: @Sendable (Int) -> FaceStyle?
     /// The drawings made, by their faces' track ids.
     private var made: [[Int]: Made] = [:]
 
-    /// A face drawn, as it was when its group's drawing was made.
-    struct Member {
-        let face: TrackedFace
-        let style: FaceStyle
-        let matte: CarriedMatte?
-    }
-
     struct Made {
         let drawing: CarriedDrawing
         let frame: Int
-        let members: [Member]
+        /// Its faces as they were when it was made.
+        let members: [FrameStyler.Face]
         let looks: [Look]
     }
 
     public init(compositor: FaceCompositor, longest: Int, style: @escaping @Sendable (Int) -> FaceStyle?) {
-        self.compositor = compositor; self.longest = max(1, longest); self.style = style
+        styler = FrameStyler(compositor: compositor); self.longest = max(1, longest); self.style = style
     }
 
     /// The drawings of the faces `tracked` on frame number `index` (`frame`), drawn with the
@@ -49,23 +45,19 @@ public final class DrawingCarrier: @unchecked Sendable {  // used by one stage a
                          on frame: some MatteSource) -> [Int: CarriedDrawing.Placement] {
         guard compositor.options.background == nil else { made = [:]; return [:] }
         let bounds = (width: frame.width, height: frame.height)
-        let drawn = tracked.compactMap { face in
-            style(face.id).flatMap { compositor.changesPixels($0) ? Member(face: face, style: $0, matte: mattes[face.id]) : nil }
-        }
-        let reaches = drawn.map { compositor.reach(of: $0.face.box, landmarks: $0.face.landmarks, carrying: $0.matte) }
-        let regions = reaches.map { PixelRect(evenCornersAround: $0, in: bounds) }
+        let faces = tracked.compactMap { face in style(face.id).map { FrameStyler.Face(face, style: $0, matte: mattes[face.id]) } }
         var out: [Int: CarriedDrawing.Placement] = [:]
         var kept: [[Int]: Made] = [:]
-        // The groups the frame is drawn in (`FrameStyler`'s).
-        for group in PixelRect.overlapGroups(regions, closed: true) {
-            let members = group.map { drawn[$0] }.sorted { $0.face.id < $1.face.id }
+        // The groups the frame is drawn in.
+        for (region, group) in styler.groups(faces, in: bounds, scale: 1) {
+            let members = group.sorted { $0.face.id < $1.face.id }
             let ids = members.map(\.face.id)
             // A face partly outside the frame is drawn afresh as more of it comes into view.
-            guard members.allSatisfy({ $0.face.cover == nil && Self.drawsWithinItsRegion($0.style, compositor) }),
-                  group.allSatisfy({ reaches[$0].x >= 0 && reaches[$0].y >= 0 && reaches[$0].maxX <= Double(bounds.width)
-                      && reaches[$0].maxY <= Double(bounds.height) }),
-                  let region = group.compactMap({ regions[$0] }).reduce(nil, { (u: PixelRect?, r) in u?.union(r) ?? r })
-            else { continue }
+            guard members.allSatisfy({ member in
+                let reach = compositor.reach(of: member.face.box, landmarks: member.face.landmarks, carrying: member.matte)
+                return member.face.cover == nil && Self.drawsWithinItsRegion(member.style, compositor)
+                    && reach.x >= 0 && reach.y >= 0 && reach.maxX <= Double(bounds.width) && reach.maxY <= Double(bounds.height)
+            }) else { continue }
             if let last = made[ids], carries(last, to: members, index: index), let offset = Self.offset(of: last, to: members, on: frame) {
                 for id in ids { out[id] = CarriedDrawing.Placement(last.drawing, offset: offset) }
                 kept[ids] = last
@@ -86,7 +78,7 @@ public final class DrawingCarrier: @unchecked Sendable {  // used by one stage a
 
     /// Whether `last` may be carried to `members` on frame `index`, as far as anything but the
     /// faces' looks goes.
-    private func carries(_ last: Made, to members: [Member], index: Int) -> Bool {
+    private func carries(_ last: Made, to members: [FrameStyler.Face], index: Int) -> Bool {
         guard index - last.frame < longest, members.count == last.members.count else { return false }
         return zip(last.members, members).allSatisfy { was, now in
             now.style == was.style && now.matte === was.matte && now.face.drawingSize == was.face.drawingSize
@@ -97,7 +89,7 @@ public final class DrawingCarrier: @unchecked Sendable {  // used by one stage a
 
     /// Where every face of the group is its look moved by one offset, if each has only moved
     /// and all by as much.
-    private static func offset(of last: Made, to members: [Member], on frame: some MatteSource) -> SIMD2<Int>? {
+    private static func offset(of last: Made, to members: [FrameStyler.Face], on frame: some MatteSource) -> SIMD2<Int>? {
         var offset: SIMD2<Int>?
         for (look, member) in zip(last.looks, members) {
             guard let moved = look.offset(to: member.face.box, on: frame), offset == nil || moved == offset else { return nil }
@@ -108,15 +100,9 @@ public final class DrawingCarrier: @unchecked Sendable {  // used by one stage a
 
     /// The group's drawing over `region` of this frame, made from a copy of its pixels when
     /// first laid.
-    private func drawing(of members: [Member], region: PixelRect, index: Int, on frame: some MatteSource) -> CarriedDrawing {
+    private func drawing(of members: [FrameStyler.Face], region: PixelRect, index: Int, on frame: some MatteSource) -> CarriedDrawing {
         let pixels = frame.rgb(x: region.x, y: region.y, width: region.width, height: region.height)
-        let dx = Double(region.x), dy = Double(region.y)
-        let local = members.map { member in
-            let face = member.face
-            return StyledFace(box: FaceBox(x: face.box.x - dx, y: face.box.y - dy, width: face.box.width, height: face.box.height),
-                              style: member.style, landmarks: face.landmarks.map { Point(x: $0.x - dx, y: $0.y - dy) },
-                              seed: FrameStyler.seed(forTrack: face.id), matte: member.matte, drawingSize: face.drawingSize)
-        }
+        let local = members.map { FrameStyler.styled($0, in: region, scale: 1) }
         let compositor = self.compositor
         return CarriedDrawing(frame: index) { try compositor.carriedLayer(of: local, on: pixels, region: region) }
     }

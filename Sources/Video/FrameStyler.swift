@@ -56,7 +56,7 @@ public struct FrameStyler: Sendable {
     /// The faces that change pixels, in groups whose regions overlap, each with the region it
     /// is read out over: as far as its faces' styles can reach (the photo path's rule), in a
     /// picture `scale` times the frame's size. Faces left as filmed are not read out at all.
-    private func groups(_ faces: [Face], in bounds: (width: Int, height: Int), scale: Double) -> [(PixelRect, [Face])] {
+    func groups(_ faces: [Face], in bounds: (width: Int, height: Int), scale: Double) -> [(PixelRect, [Face])] {
         let faces = faces.filter { compositor.changesPixels($0.style) }
         let regions = faces.map { face in
             PixelRect(evenCornersAround: compositor.reach(of: face.face.box.scaled(x: scale, y: scale),
@@ -168,22 +168,26 @@ public struct FrameStyler: Sendable {
         wholeFrame ? 1 : faces.map(\.face.opacity).max() ?? 1
     }
 
+    /// `face` as the compositor draws it on `region` of a picture `scale` times the frame's size,
+    /// in the region's coordinates.
+    static func styled(_ face: Face, in region: PixelRect, scale: Double) -> StyledFace {
+        let dx = Double(region.x), dy = Double(region.y)
+        let box = face.face.box.scaled(x: scale, y: scale)
+        return StyledFace(box: FaceBox(x: box.x - dx, y: box.y - dy, width: box.width, height: box.height),
+                          style: face.style, landmarks: face.face.landmarks.map { Point(x: $0.x * scale - dx, y: $0.y * scale - dy) },
+                          seed: seed(forTrack: face.face.id), matte: face.matte, drawingSize: face.face.drawingSize.map { $0 * scale },
+                          // A carried drawing is laid in the frame's own pixels, here the region's.
+                          drawing: scale == 1 ? face.drawing.map { CarriedDrawing.Placement($0.drawing, offset: $0.offset &- SIMD2(region.x, region.y)) } : nil)
+    }
+
     /// The drawing of `faces` over `region` (`before`: its RGB pixels) of a picture `scale`
     /// times the frame's size.
     private func drawn(_ faces: [Face], region: PixelRect, before: [UInt8], wholeFrame: Bool, scale: Double) throws -> [UInt8] {
         let image = try VipsImage.fromPixels(before, width: region.width, height: region.height, bands: 3)
-        let dx = Double(region.x), dy = Double(region.y)
         // Faces fading in or out: with a background style the whole frame is one drawing, so
         // a face is drawn from halfway through its fade.
         let drawn = faces.filter { !wholeFrame || $0.face.opacity >= 0.5 }
-        let styled = drawn.map { f in
-            let box = f.face.box.scaled(x: scale, y: scale)
-            return StyledFace(box: FaceBox(x: box.x - dx, y: box.y - dy, width: box.width, height: box.height),
-                              style: f.style, landmarks: f.face.landmarks.map { Point(x: $0.x * scale - dx, y: $0.y * scale - dy) },
-                              seed: Self.seed(forTrack: f.face.id), matte: f.matte, drawingSize: f.face.drawingSize.map { $0 * scale },
-                              // A carried drawing is laid in the frame's own pixels, here the region's.
-                              drawing: scale == 1 ? f.drawing.map { CarriedDrawing.Placement($0.drawing, offset: $0.offset &- SIMD2(region.x, region.y)) } : nil)
-        }
+        let styled = drawn.map { Self.styled($0, in: region, scale: scale) }
         var after = try compositor.render(image, faces: styled).pixels()
         // Where something covers a face, its style is cut away (the frame shows what covers it).
         // Not with a background style: there the frame as it came in is not what belongs there.

@@ -72,9 +72,6 @@ public final class CarriedDrawing: @unchecked Sendable {
         make = nil
         return layer
     }
-
-    /// Whether the drawing has been made (for tests).
-    public var isMade: Bool { lock.withLock { made != nil } }
 }
 
 extension CarriedDrawing: Equatable {
