@@ -82,6 +82,14 @@ typedef struct {
     float contour_sigma;
     float flow_length;
     float edges;           /* share of the contour layer (0...1) */
+    float detail_fine;     /* detail: the grey softened by this (pixels) against ... */
+    float detail_sigma;    /* ... its surroundings, the grey softened by this */
+    float detail_floor;    /* differences up to this (0...1) are left alone (skin, noise) */
+    float detail_dark;     /* the drawing darkened by this times how much darker (0...1) a
+                              spot is than its surroundings past the floor: irises, nostrils,
+                              the line between the lips */
+    float detail_light;    /* and lightened by this times how much lighter: the whites of
+                              the eyes, teeth, a catchlight */
     float tone_sigma;      /* the tone's source, softened by this */
     const unsigned char *tone_table; /* 256 entries: softened grey level -> tone (255 = paper) */
     float cross_below;     /* tones below this (0...1) are hatched twice, the second layer across */
