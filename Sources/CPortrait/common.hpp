@@ -83,6 +83,24 @@ void blurred(const cv::Mat &in, cv::Mat &out, double sigma);
 /// sums those one tap after another, at its adds' latency) sixteen lanes at a time with AVX-512.
 void reducedByArea(const cv::Mat &in, cv::Mat &out, cv::Size size);
 
+/// A drawing's small forms (`sk_detail`) over a softened grey image: the factor each pixel
+/// of the drawing is multiplied by, from how much darker or lighter its spot is than its
+/// surroundings (looked up by the difference in levels).
+class SpotDetail {
+  public:
+    SpotDetail(const cv::Mat &grey, const sk_detail &plan);
+    bool active() const { return on; }
+    /// The rows of the spots and their surroundings (8-bit); only when active.
+    const unsigned char *spots(int y) const { return fine.ptr<unsigned char>(y); }
+    const unsigned char *surroundings(int y) const { return around.ptr<unsigned char>(y); }
+    float factor(unsigned char spot, unsigned char surrounding) const { return byDifference[surrounding - spot + 255]; }
+
+  private:
+    bool on;
+    cv::Mat fine, around;
+    float byDifference[511];
+};
+
 /// The grey of an RGB image as libvips' "b-w" gives it: luminance in linear light, sRGB-encoded.
 cv::Mat greyOf(const unsigned char *rgb, int width, int height);
 

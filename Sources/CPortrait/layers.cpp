@@ -21,6 +21,16 @@ void blurred(const cv::Mat &in, cv::Mat &out, double sigma) {
     cv::GaussianBlur(in, out, cv::Size(2 * radius + 1, 2 * radius + 1), sigma, sigma, cv::BORDER_REFLECT);
 }
 
+SpotDetail::SpotDetail(const cv::Mat &grey, const sk_detail &plan) : on(plan.dark > 0 || plan.light > 0) {
+    if (!on) return;
+    blurred(grey, fine, plan.fine);
+    blurred(grey, around, plan.sigma);
+    for (int d = -255; d <= 255; d++) {
+        float past = std::max(0.0f, std::abs(d) / 255.0f - plan.floor);
+        byDifference[d + 255] = d > 0 ? std::max(0.0f, 1 - plan.dark * past) : 1 + plan.light * past;
+    }
+}
+
 cv::Mat greyOf(const unsigned char *rgb, int width, int height) {
     static const std::vector<float> linear = [] {
         std::vector<float> table(256);

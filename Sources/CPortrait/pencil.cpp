@@ -649,21 +649,8 @@ void pencil(const unsigned char *rgb, int width, int height, const sk_pencil_pla
         secondColumn[x] = (x + secondAt.x) % second->side;
     }
 
-    // Detail: each spot against its surroundings at the scale of an eye, so the small forms
-    // the tone's scale and the strokes' length pass over (an iris against the white of the
-    // eye, nostrils, the line between the lips, teeth) keep their darks and lights.
-    cv::Mat detailFine, detailAround;
-    const bool detailed = plan.detail_dark > 0 || plan.detail_light > 0;
-    if (detailed) {
-        blurred(grey, detailFine, plan.detail_fine);
-        blurred(grey, detailAround, plan.detail_sigma);
-    }
-    float darker[511], lighter[511]; // by the difference in levels, around + 255 - fine
-    for (int d = -255; d <= 255; d++) {
-        float past = std::max(0.0f, std::abs(d) / 255.0f - plan.detail_floor);
-        darker[d + 255] = d > 0 ? std::max(0.0f, 1 - plan.detail_dark * past) : 1;
-        lighter[d + 255] = d < 0 ? 1 + plan.detail_light * past : 1;
-    }
+    // The small forms' darks and lights (irises, nostrils, lips, teeth).
+    const SpotDetail detail(grey, plan.detail);
 
     cv::Mat grain = paperGrain(NoiseWindow{plan.noise, plan.noise_side, plan.noise_x, plan.noise_y}, origin,
                                plan.grain_size, width, height);
@@ -673,8 +660,8 @@ void pencil(const unsigned char *rgb, int width, int height, const sk_pencil_pla
         const float *line = lines.ptr<float>(y), *grainRow = grain.ptr<float>(y);
         const float *e1 = first->exponent.data() + size_t((y + firstAt.y) % first->side) * first->side;
         const float *e2 = second->exponent.data() + size_t((y + secondAt.y) % second->side) * second->side;
-        const unsigned char *fine = detailed ? detailFine.ptr<unsigned char>(y) : nullptr;
-        const unsigned char *around = detailed ? detailAround.ptr<unsigned char>(y) : nullptr;
+        const unsigned char *spot = detail.active() ? detail.spots(y) : nullptr;
+        const unsigned char *around = detail.active() ? detail.surroundings(y) : nullptr;
         unsigned char *out = outRGB + size_t(y) * width * 3;
         for (int x = 0; x < width; x++) {
             int l = level[x];
@@ -683,10 +670,7 @@ void pencil(const unsigned char *rgb, int width, int height, const sk_pencil_pla
             float hatched = tone[l] + (hatch - tone[l]) * strokeShare[l];
             // The paper a little below white, so its grain is not clipped away.
             float v = line[x] * hatched * (0.97f - plan.grain_strength * grainRow[x]);
-            if (detailed) {
-                int d = around[x] - fine[x] + 255;
-                v = std::min(0.97f, v * darker[d] * lighter[d]);
-            }
+            if (spot) v = std::min(0.97f, v * detail.factor(spot[x], around[x]));
             unsigned char g = cv::saturate_cast<unsigned char>(255 * v);
             out[3 * x] = out[3 * x + 1] = out[3 * x + 2] = g;
         }
@@ -777,13 +761,18 @@ void graphite(const unsigned char *rgb, int width, int height, const sk_graphite
     }
     blurred(product, product, plan.reach);
     blurred(square, square, plan.reach);
+    // The small forms' darks and lights (irises, nostrils, lips, teeth).
+    const SpotDetail detail(grey, plan.detail);
     for (int y = 0; y < height; y++) {
         const float *h = lnH.ptr<float>(y), *p = product.ptr<float>(y), *q = square.ptr<float>(y);
         const unsigned char *s = strokes.ptr<unsigned char>(y);
+        const unsigned char *spot = detail.active() ? detail.spots(y) : nullptr;
+        const unsigned char *around = detail.active() ? detail.surroundings(y) : nullptr;
         unsigned char *out = outRGB + size_t(y) * width * 3;
         for (int x = 0; x < width; x++) {
             float textured = std::exp(p[x] / q[x] * h[x]);
             float v = unitClamp(s[x] / 255.0f * textured);
+            if (spot) v = std::min(1.0f, v * detail.factor(spot[x], around[x]));
             unsigned char g = (unsigned char)(255 * v);
             out[3 * x] = out[3 * x + 1] = out[3 * x + 2] = g;
         }

@@ -89,32 +89,6 @@ import Vips
         #expect(contrast > 35, "contrast \(contrast)")
     }
 
-    /// The small forms of a face (irises, nostrils, the line between the lips, glasses' rims)
-    /// keep their darks, and its small lights (the whites of the eyes, teeth) their lights,
-    /// against the same drawing without detail; broad areas are left as they were.
-    @Test func smallFormsKeepTheirDarksAndLights() throws {
-        // Where Grace Hopper's photo is darker or lighter than its surroundings at the scale
-        // of an eye (3 % of the face, 6 px), and where it is flat.
-        let grey = try crop.colourspace(.bw).extractBands(0).cast(.float)
-        let around = try grey.gaussianBlur(sigma: 6, minAmplitude: 0.05)
-        let darker = try around.subtract(grey), lighter = try grey.subtract(around)
-        let detailed = try render().extractBands(0).cast(.float), plain = try render(["detail": "0"]).extractBands(0).cast(.float)
-        func mean(_ image: VipsImage, where mask: VipsImage) throws -> Double {
-            let m = try mask.cast(.float).linear(1.0 / 255, 0)
-            return try image.multiply(m).average() / m.average()
-        }
-        let darkSpots = try darker.relational("more", constant: [20])
-        let lightSpots = try lighter.relational("more", constant: [20])
-        let flat = try darker.absolute().relational("less", constant: [3])
-        let darkDrop = try mean(plain, where: darkSpots) - mean(detailed, where: darkSpots)
-        let lightRise = try mean(detailed, where: lightSpots) - mean(plain, where: lightSpots)
-        let flatChange = try abs(mean(detailed, where: flat) - mean(plain, where: flat))
-        print("detail: darks \(darkDrop), lights \(lightRise), flat \(flatChange)")
-        #expect(darkDrop > 30, "the small darks: \(darkDrop) levels darker")
-        #expect(lightRise > 10, "the small lights: \(lightRise) levels lighter")
-        #expect(flatChange < 3, "broad areas: \(flatChange) levels")
-    }
-
     @Test func darknessParameterDarkens() throws {
         let light = try render(["darkness": "0.8"]).average()
         let dark = try render(["darkness": "3"]).average()

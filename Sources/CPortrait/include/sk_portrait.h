@@ -67,6 +67,18 @@ int sk_pencil_texture(int width, int height, float length, float width_px, float
 
 /* The pencil drawing of an RGB crop, every size already chosen by the style (PencilFilter):
  * the layers it draws, in the order it draws them. */
+/* A drawing's small forms: each spot of its grey against its surroundings at the scale of an
+ * eye, so what the tone's scale and the strokes' length pass over (an iris against the white of
+ * the eye, nostrils, the line between the lips, teeth) keeps its darks and lights. */
+typedef struct {
+    float fine;            /* the spot: the grey softened by this (pixels) */
+    float sigma;           /* its surroundings: the grey softened by this */
+    float floor;           /* differences up to this (0...1) are left alone (skin, noise) */
+    float dark;            /* the drawing darkened by this times how much darker (0...1) a spot
+                              is than its surroundings past the floor (at most to black) */
+    float light;           /* and lightened by this times how much lighter (at most to paper) */
+} sk_detail;
+
 typedef struct {
     float grey_sigma;      /* the grey every layer starts from, softened by this */
     float line_sigma;      /* the lines' source, softened further by this */
@@ -82,14 +94,7 @@ typedef struct {
     float contour_sigma;
     float flow_length;
     float edges;           /* share of the contour layer (0...1) */
-    float detail_fine;     /* detail: the grey softened by this (pixels) against ... */
-    float detail_sigma;    /* ... its surroundings, the grey softened by this */
-    float detail_floor;    /* differences up to this (0...1) are left alone (skin, noise) */
-    float detail_dark;     /* the drawing darkened by this times how much darker (0...1) a
-                              spot is than its surroundings past the floor: irises, nostrils,
-                              the line between the lips */
-    float detail_light;    /* and lightened by this times how much lighter: the whites of
-                              the eyes, teeth, a catchlight */
+    sk_detail detail;      /* the small forms' darks and lights */
     float tone_sigma;      /* the tone's source, softened by this */
     const unsigned char *tone_table; /* 256 entries: softened grey level -> tone (255 = paper) */
     float cross_below;     /* tones below this (0...1) are hatched twice, the second layer across */
@@ -127,6 +132,7 @@ typedef struct {
     float texture_length, texture_width, texture_angle; /* the graphite texture (radians) */
     unsigned seed;         /* picks the face's window of the texture */
     float reach;           /* how smoothly the texture's power follows the tone */
+    sk_detail detail;      /* the small forms' darks and lights */
     int origin_x, origin_y; /* where the crop's corner lies on the canvas (>= 0) */
 } sk_graphite_plan;
 

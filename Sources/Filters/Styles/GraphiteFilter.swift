@@ -18,6 +18,7 @@ public struct GraphiteFilter: SketchFilter {
         FilterParameter("stroke", .number(range: 0.02...0.3, defaultValue: 0.06), "Length of the outline strokes as a fraction of the face size."),
         FilterParameter("darkness", .number(range: 0.2...3, defaultValue: 1.0), "How dark the outline strokes are."),
         FilterParameter("texture", .number(range: 0.02...0.3, defaultValue: 0.1), "Length of the shading strokes as a fraction of the face size."),
+        FilterParameter("detail", .number(range: 0...1, defaultValue: 0.6), "How much the small forms (irises, nostrils, lips, teeth) keep their darks and lights."),
         FilterParameter("colour", .number(range: 0...1, defaultValue: 0), "Coloured pencil: how much of the photo's colour the drawing takes (0 = graphite)."),
     ]
     public init() {}
@@ -28,10 +29,11 @@ public struct GraphiteFilter: SketchFilter {
         let face = context.faceSize
         let seeds = PortraitOperations.seeds(of: context.faces)
         let cdf = PencilTone().cumulative()
+        let greySigma = max(0.5, 0.003 * face)
         let drawing = try seeds.withUnsafeBufferPointer { seeds in
             try cdf.withUnsafeBufferPointer { cdf in
                 let plan = sk_graphite_plan(
-                    grey_sigma: Float(max(0.5, 0.003 * face)), line_sigma: Float(max(0.7, 0.005 * face)),
+                    grey_sigma: Float(greySigma), line_sigma: Float(max(0.7, 0.005 * face)),
                     stroke_length: Float(settings.number("stroke") * face), stroke_width: Float(max(1, 0.005 * face)),
                     stroke_gain: Float(settings.number("darkness")),
                     // The tones matched are the faces' own (the whole crop where none is known): a
@@ -41,6 +43,7 @@ public struct GraphiteFilter: SketchFilter {
                     texture_length: Float(settings.number("texture") * face), texture_width: Float(max(1, 0.005 * face)),
                     texture_angle: Float(-55 * Double.pi / 180), seed: UInt32(truncatingIfNeeded: context.seed),
                     reach: Float(max(2, 0.02 * face)),
+                    detail: SmallForms.plan(face: face, pixel: 1, greySigma: greySigma, amount: settings.number("detail")),
                     origin_x: Int32(context.origin.x), origin_y: Int32(context.origin.y))
                 return try PortraitOperations.drawn(crop, plan: plan, operation: "graphite", by: sk_graphite)
             }

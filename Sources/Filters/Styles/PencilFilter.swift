@@ -105,6 +105,7 @@ public struct PencilFilter: SketchFilter {
         let hatchLength = max(0.1 * face, 6 * pixel), hatchWidth = max(1, 0.005 * face, 1.0 * pixel)
         let table = Self.toneTable(shading: settings.number("shading") * (1 - 0.4 * sparse))
         let noise = try NoiseTile.bytes(), at = NoiseTile.offset(seed: context.seed)
+        let greySigma = max(0.5, 0.003 * face, 0.35 * pixel)
         // The faces' boxes: their own gradients set how strong an edge must be to draw, and
         // their strongest strokes how dark the strokes are.
         let skin = FaceRegion.bounds(of: context.faces) ?? FaceRegion(x: 0, y: 0, width: 0, height: 0)
@@ -113,7 +114,7 @@ public struct PencilFilter: SketchFilter {
                 // Every size is never finer than a pixel of the photo: on a small face's enlarged
                 // copy each has a floor in photo pixels, so its strokes come out few and bold.
                 let plan = sk_pencil_plan(
-                    grey_sigma: Float(max(0.5, 0.003 * face, 0.35 * pixel)),
+                    grey_sigma: Float(greySigma),
                     line_sigma: Float(max(0.7, 0.005 * face, 0.5 * pixel)),
                     line_scale: Float(lineScale),
                     stroke_length: Float(max(settings.number("stroke") * lineFace, 6 * linePixel)),
@@ -125,13 +126,7 @@ public struct PencilFilter: SketchFilter {
                     contour_sigma: Float(max(0.5, 0.003 * contourFace, 0.6 * contourPixel)),
                     flow_length: Float(max(1.5, 0.02 * contourFace)),
                     edges: Float(edges),
-                    // Detail at the scale of an eye (3 % of the face), never finer than 1.5
-                    // photo pixels; differences under 2 % of white (skin, noise) left alone.
-                    detail_fine: Float(0.5 * max(0.5, 0.003 * face, 0.35 * pixel)),
-                    detail_sigma: Float(max(1.5, 0.03 * face, 1.5 * pixel)),
-                    detail_floor: 0.02,
-                    detail_dark: Float(8 * settings.number("detail")),
-                    detail_light: Float(5 * settings.number("detail")),
+                    detail: SmallForms.plan(face: face, pixel: pixel, greySigma: greySigma, amount: settings.number("detail")),
                     tone_sigma: Float(max(1, 0.01 * face, 0.8 * pixel)),
                     tone_table: table.baseAddress,
                     // Three parts strokes to two parts smudge of the same tone: strokes, not
