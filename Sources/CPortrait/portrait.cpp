@@ -755,6 +755,13 @@ extern "C" int sk_region_matte(const unsigned char *rgb, int width, int height, 
     });
 }
 
+extern "C" float sk_feature_size_cap(const sk_face_seed *face) {
+    if (!face || !face->has_landmarks) return 0;
+    const float *l = face->landmarks;
+    float most = FaceFrame::kFeatureReach * FaceFrame::featureSize({l[0], l[1]}, {l[2], l[3]}, {l[6], l[7]}, {l[8], l[9]});
+    return std::isfinite(most) && most > 1e-3f ? most : 0;
+}
+
 extern "C" int sk_region_bounds(const sk_face_seed *face, int region, float *bounds, char *error, int error_size) {
     return guarded(error, error_size, [&] {
         if (!face || !bounds) throw std::invalid_argument("no face");

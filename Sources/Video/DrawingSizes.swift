@@ -18,7 +18,7 @@ public struct DrawingSizes: Sendable {
     public mutating func steady(_ frame: TrackedFrame) -> TrackedFrame {
         var out = frame
         for i in out.faces.indices {
-            let face = out.faces[i], side = min(face.box.width, face.box.height)
+            let face = out.faces[i], side = FaceCompositor.drawnSize(of: face.box, landmarks: face.landmarks)
             guard face.drawingSize == nil, side > 1 else { continue }
             let step = FaceCompositor.sizeStep(of: side)
             let kept = held[face.id].flatMap { abs(step - $0) <= 0.5 + Self.margin ? $0 : nil } ?? step.rounded()

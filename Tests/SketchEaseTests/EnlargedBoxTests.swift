@@ -31,4 +31,37 @@ import Vips
                 "backdrop drawn: \(share(asEnlarged, of: backdrop)) against \(share(asFound, of: backdrop))")
         #expect(area(asEnlarged) <= 1.35 * area(asFound), "region \(area(asEnlarged)) px against \(area(asFound))")
     }
+
+    /// Its strokes are drawn at the face's size, not coarser for the larger box: the enlarged
+    /// box's drawing of the face is the found box's, where a drawing at the box's size is not.
+    @Test func aBoxEnlargedAroundAFaceDrawsItsStrokesAtTheFacesSize() throws {
+        let photo = try Photo.load(path: TestAssets.graceHopper).rgb
+        let detector = try OpenCVFaceDetector.centerFace(modelPath: TestAssets.model)
+        let found = try #require(try detector.detect(in: photo).first)
+        var history = EditHistory(detected: [EditableFace(id: 1, box: found.box, landmarks: found.landmarks)],
+                                  imageSize: ImageSize(width: photo.width, height: photo.height))
+        try history.perform(.resize(face: 1, width: found.box.width * 1.7, height: found.box.height * 1.6))
+        let enlarged = try #require(history.face(1))
+        let foundSize = FaceCompositor.drawnSize(of: found.box, landmarks: found.landmarks)
+        let enlargedSize = FaceCompositor.drawnSize(of: enlarged.box, landmarks: enlarged.landmarks)
+        #expect(foundSize == min(found.box.width, found.box.height), "a detected box is its own size")
+        // At most the cap (0.95 of the features' size, where a detected box is 0.76 of it at
+        // the median), where the box's shorter side is 1.6 times the face's.
+        #expect(enlargedSize < 1.3 * foundSize, "enlarged: drawn for \(enlargedSize) px, the face \(foundSize)")
+        #expect(FaceCompositor.drawnSize(of: enlarged.box, landmarks: []) == min(enlarged.box.width, enlarged.box.height),
+                "without landmarks, the box")
+        // The face drawn in pencil for each box, compared over the found box.
+        let pencil = try FaceStyle.named("pencil")
+        let compositor = FaceCompositor()
+        func drawn(_ box: FaceBox, _ landmarks: [Point]) throws -> VipsImage {
+            try compositor.render(photo, faces: [StyledFace(box: box, style: pencil, landmarks: landmarks, seed: 7)])
+                .crop(x: Int(found.box.x), y: Int(found.box.y), width: Int(found.box.width), height: Int(found.box.height))
+                .cast(.float)
+        }
+        let asFound = try drawn(found.box, found.landmarks), asEnlarged = try drawn(enlarged.box, enlarged.landmarks)
+        let atTheBoxSize = try drawn(enlarged.box, [])
+        let apart = try asEnlarged.subtract(asFound).absolute().average()
+        let coarser = try atTheBoxSize.subtract(asFound).absolute().average()
+        #expect(apart < 0.6 * coarser, "the face's drawing moved \(apart) levels; at the box's size \(coarser)")
+    }
 }

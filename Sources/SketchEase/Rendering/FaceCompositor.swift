@@ -288,9 +288,16 @@ public struct FaceCompositor: Sendable {
     /// an eighth of an octave (steps of 9 %, `Self.sizeStep`), so a tracked box that grows or
     /// shrinks by a pixel or two between frames does not resize every stroke.
     func drawingSize(of face: StyledFace) -> Double {
-        let side = min(face.box.width, face.box.height)
+        let side = Self.drawnSize(of: face.box, landmarks: face.landmarks)
         guard drawsInMotion, side > 1 else { return side }
         return face.drawingSize ?? Self.size(ofStep: Self.sizeStep(of: side).rounded())
+    }
+
+    /// The size a face's style is drawn for: its box's shorter side, no more than its
+    /// landmarks imply (`FaceRegion.drawnSize`: an enlarged box draws its face's strokes at the
+    /// face's size).
+    public static func drawnSize(of box: FaceBox, landmarks: [Point]) -> Double {
+        FaceRegion(box: box, landmarks: landmarks, in: PixelRect(x: 0, y: 0, width: 0, height: 0)).drawnSize
     }
 
     /// Sizes in steps of an eighth of an octave: the step a size is at (fractional), and a step's size.
@@ -381,7 +388,7 @@ public struct FaceCompositor: Sendable {
     func background(for image: VipsImage, faces: [StyledFace]) throws -> VipsImage? {
         guard let style = options.background else { return nil }
         let filter = try registry.filter(style.filterID)
-        let sizes = faces.map { min($0.box.width, $0.box.height) }
+        let sizes = faces.map { Self.drawnSize(of: $0.box, landmarks: $0.landmarks) }
         let faceSize = sizes.isEmpty ? Double(min(image.width, image.height)) / 5 : sizes.reduce(0, +) / Double(sizes.count)
         let context = FilterContext(faceSize: max(faceSize, 1), seed: 0x5ce7e, backdrop: backdrop)
         guard let memo else { return try filter.apply(to: image, settings: style.settings, context: context) }
