@@ -39,8 +39,13 @@ void charcoal(const unsigned char *rgb, int width, int height, const sk_charcoal
     cv::Mat coarse = paperGrain(window(1), origin, plan.coarse_grain, width, height);
     cv::Mat fine = paperGrain(window(2), origin, plan.fine_grain, width, height);
 
+    // The small forms' darks and lights (irises, nostrils, lips, teeth).
+    const SpotDetail detail(grey, plan.detail);
+
     const float contrast = plan.contrast, grain = plan.grain, shading = plan.shading / 0.8f;
     for (int y = 0; y < height; y++) {
+        const unsigned char *spot = detail.active() ? detail.spots(y) : nullptr;
+        const unsigned char *around = detail.active() ? detail.surroundings(y) : nullptr;
         const float *s = strokes.ptr<float>(y), *m = mottle.ptr<float>(y);
         const float *c = coarse.ptr<float>(y), *f = fine.ptr<float>(y);
         const unsigned char *b = broad.ptr<unsigned char>(y), *n = near.ptr<unsigned char>(y);
@@ -59,7 +64,9 @@ void charcoal(const unsigned char *rgb, int width, int height, const sk_charcoal
             float pits = unitClamp(-1.5f * tooth - 1.5f * 1.4f);
             float specks = pits * (drawn * (-0.7f * grain) + 0.9f * grain);
             float textured = (drawn + middle * tooth * (0.5f * grain)) * (1 - specks);
-            unsigned char g = (unsigned char)(255 * unitClamp(1 - textured));
+            float light = unitClamp(1 - textured);
+            if (spot) light = std::min(1.0f, light * detail.factor(spot[x], around[x]));
+            unsigned char g = (unsigned char)(255 * light);
             out[3 * x] = out[3 * x + 1] = out[3 * x + 2] = g;
         }
     }

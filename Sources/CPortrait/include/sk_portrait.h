@@ -196,6 +196,7 @@ typedef struct {
     const unsigned char *noise; /* the square tile of 8-bit noise, 128 + 30 x N(0, 1) */
     int noise_side;
     int noise_x[3], noise_y[3]; /* the face's points in it: mottle, coarse grain, fine grain */
+    sk_detail detail;      /* the small forms' darks and lights */
     int origin_x, origin_y; /* where the crop's corner lies on the canvas (>= 0) */
 } sk_charcoal_plan;
 
