@@ -9,14 +9,19 @@ import Vips
 /// the region is the face's, not the box's, so the backdrop and clothes the larger box takes in
 /// are left as they are.
 @Suite struct EnlargedBoxTests {
-    @Test func aBoxEnlargedAroundAFaceDrawsTheHeadNotTheBackdrop() throws {
+    /// Grace Hopper's photo, her face as detected, and its box enlarged 1.7 × 1.6 at the prompt.
+    static func graceHopperEnlarged() throws -> (photo: VipsImage, found: DetectedFace, enlarged: EditableFace) {
         let photo = try Photo.load(path: TestAssets.graceHopper).rgb
         let detector = try OpenCVFaceDetector.centerFace(modelPath: TestAssets.model)
         let found = try #require(try detector.detect(in: photo).first)
         var history = EditHistory(detected: [EditableFace(id: 1, box: found.box, landmarks: found.landmarks)],
                                   imageSize: ImageSize(width: photo.width, height: photo.height))
         try history.perform(.resize(face: 1, width: found.box.width * 1.7, height: found.box.height * 1.6))
-        let enlarged = try #require(history.face(1))
+        return (photo, found, try #require(history.face(1)))
+    }
+
+    @Test func aBoxEnlargedAroundAFaceDrawsTheHeadNotTheBackdrop() throws {
+        let (photo, found, enlarged) = try Self.graceHopperEnlarged()
         let pencil = try FaceStyle.named("pencil")
         let compositor = FaceCompositor()
         let asFound = try compositor.regionMask(photo, faces: [StyledFace(box: found.box, style: pencil, landmarks: found.landmarks)]).pixels()
@@ -35,13 +40,7 @@ import Vips
     /// Its strokes are drawn at the face's size, not coarser for the larger box: the enlarged
     /// box's drawing of the face is the found box's, where a drawing at the box's size is not.
     @Test func aBoxEnlargedAroundAFaceDrawsItsStrokesAtTheFacesSize() throws {
-        let photo = try Photo.load(path: TestAssets.graceHopper).rgb
-        let detector = try OpenCVFaceDetector.centerFace(modelPath: TestAssets.model)
-        let found = try #require(try detector.detect(in: photo).first)
-        var history = EditHistory(detected: [EditableFace(id: 1, box: found.box, landmarks: found.landmarks)],
-                                  imageSize: ImageSize(width: photo.width, height: photo.height))
-        try history.perform(.resize(face: 1, width: found.box.width * 1.7, height: found.box.height * 1.6))
-        let enlarged = try #require(history.face(1))
+        let (photo, found, enlarged) = try Self.graceHopperEnlarged()
         let foundSize = FaceCompositor.drawnSize(of: found.box, landmarks: found.landmarks)
         let enlargedSize = FaceCompositor.drawnSize(of: enlarged.box, landmarks: enlarged.landmarks)
         #expect(foundSize == min(found.box.width, found.box.height), "a detected box is its own size")
