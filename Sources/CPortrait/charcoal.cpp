@@ -44,8 +44,7 @@ void charcoal(const unsigned char *rgb, int width, int height, const sk_charcoal
 
     const float contrast = plan.contrast, grain = plan.grain, shading = plan.shading / 0.8f;
     for (int y = 0; y < height; y++) {
-        const unsigned char *spot = detail.active() ? detail.spots(y) : nullptr;
-        const unsigned char *around = detail.active() ? detail.surroundings(y) : nullptr;
+        const unsigned char *spot = detail.spots(y), *around = detail.surroundings(y);
         const float *s = strokes.ptr<float>(y), *m = mottle.ptr<float>(y);
         const float *c = coarse.ptr<float>(y), *f = fine.ptr<float>(y);
         const unsigned char *b = broad.ptr<unsigned char>(y), *n = near.ptr<unsigned char>(y);

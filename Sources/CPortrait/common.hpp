@@ -89,10 +89,9 @@ void reducedByArea(const cv::Mat &in, cv::Mat &out, cv::Size size);
 class SpotDetail {
   public:
     SpotDetail(const cv::Mat &grey, const sk_detail &plan);
-    bool active() const { return on; }
-    /// The rows of the spots and their surroundings (8-bit); only when active.
-    const unsigned char *spots(int y) const { return fine.ptr<unsigned char>(y); }
-    const unsigned char *surroundings(int y) const { return around.ptr<unsigned char>(y); }
+    /// The rows of the spots and their surroundings (8-bit); null when the plan asks for none.
+    const unsigned char *spots(int y) const { return on ? fine.ptr<unsigned char>(y) : nullptr; }
+    const unsigned char *surroundings(int y) const { return on ? around.ptr<unsigned char>(y) : nullptr; }
     float factor(unsigned char spot, unsigned char surrounding) const { return byDifference[surrounding - spot + 255]; }
 
   private:

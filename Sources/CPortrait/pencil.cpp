@@ -660,8 +660,7 @@ void pencil(const unsigned char *rgb, int width, int height, const sk_pencil_pla
         const float *line = lines.ptr<float>(y), *grainRow = grain.ptr<float>(y);
         const float *e1 = first->exponent.data() + size_t((y + firstAt.y) % first->side) * first->side;
         const float *e2 = second->exponent.data() + size_t((y + secondAt.y) % second->side) * second->side;
-        const unsigned char *spot = detail.active() ? detail.spots(y) : nullptr;
-        const unsigned char *around = detail.active() ? detail.surroundings(y) : nullptr;
+        const unsigned char *spot = detail.spots(y), *around = detail.surroundings(y);
         unsigned char *out = outRGB + size_t(y) * width * 3;
         for (int x = 0; x < width; x++) {
             int l = level[x];
@@ -766,8 +765,7 @@ void graphite(const unsigned char *rgb, int width, int height, const sk_graphite
     for (int y = 0; y < height; y++) {
         const float *h = lnH.ptr<float>(y), *p = product.ptr<float>(y), *q = square.ptr<float>(y);
         const unsigned char *s = strokes.ptr<unsigned char>(y);
-        const unsigned char *spot = detail.active() ? detail.spots(y) : nullptr;
-        const unsigned char *around = detail.active() ? detail.surroundings(y) : nullptr;
+        const unsigned char *spot = detail.spots(y), *around = detail.surroundings(y);
         unsigned char *out = outRGB + size_t(y) * width * 3;
         for (int x = 0; x < width; x++) {
             float textured = std::exp(p[x] / q[x] * h[x]);

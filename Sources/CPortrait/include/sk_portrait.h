@@ -70,8 +70,6 @@ int sk_pencil_strokes(const unsigned char *grey, int width, int height, float le
 int sk_pencil_texture(int width, int height, float length, float width_px, float angle, unsigned seed,
                       unsigned char *out, char *error, int error_size);
 
-/* The pencil drawing of an RGB crop, every size already chosen by the style (PencilFilter):
- * the layers it draws, in the order it draws them. */
 /* A drawing's small forms: each spot of its grey against its surroundings at the scale of an
  * eye, so what the tone's scale and the strokes' length pass over (an iris against the white of
  * the eye, nostrils, the line between the lips, teeth) keeps its darks and lights. */
@@ -84,6 +82,8 @@ typedef struct {
     float light;           /* and lightened by this times how much lighter (at most to paper) */
 } sk_detail;
 
+/* The pencil drawing of an RGB crop, every size already chosen by the style (PencilFilter):
+ * the layers it draws, in the order it draws them. */
 typedef struct {
     float grey_sigma;      /* the grey every layer starts from, softened by this */
     float line_sigma;      /* the lines' source, softened further by this */

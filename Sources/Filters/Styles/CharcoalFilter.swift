@@ -44,9 +44,10 @@ public struct CharcoalFilter: SketchFilter {
         // The noise tile's points for the mottle and the two grains, each from its own seed.
         let at = [context.seed &+ 5, context.seed, context.seed &+ 1].map { NoiseTile.offset(seed: $0) }
         let noise = try NoiseTile.bytes()
+        let greySigma = max(0.5, 0.004 * face)
         let drawing = try noise.withUnsafeBufferPointer { noise in
             let plan = sk_charcoal_plan(
-                grey_sigma: Float(max(0.5, 0.004 * face)), // as in the small forms' plan below
+                grey_sigma: Float(greySigma),
                 // Strokes: flow lines as wide as the stick, made bold by `contrast`.
                 flow_sigma: Float(max(1, 0.03 * face)), stroke_sigma: Float(stroke),
                 flow_length: Float(max(2, 0.03 * face)), stroke_soften: Float(0.7 * stroke),
@@ -61,7 +62,7 @@ public struct CharcoalFilter: SketchFilter {
                 noise: noise.baseAddress, noise_side: Int32(NoiseTile.side),
                 noise_x: (Int32(at[0].x), Int32(at[1].x), Int32(at[2].x)),
                 noise_y: (Int32(at[0].y), Int32(at[1].y), Int32(at[2].y)),
-                detail: SmallForms.plan(face: face, pixel: pixel, greySigma: max(0.5, 0.004 * face), amount: settings.number("detail")),
+                detail: SmallForms.plan(face: face, pixel: pixel, greySigma: greySigma, amount: settings.number("detail")),
                 origin_x: Int32(context.origin.x), origin_y: Int32(context.origin.y))
             return try PortraitOperations.drawn(crop, plan: plan, operation: "charcoal", by: sk_charcoal)
         }
