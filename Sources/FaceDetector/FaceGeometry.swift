@@ -70,6 +70,9 @@ public struct FaceBox: Codable, Equatable, Hashable, Sendable {
     /// Whether `p` lies inside (left and top edges included).
     public func contains(_ p: Point) -> Bool { p.x >= x && p.x < maxX && p.y >= y && p.y < maxY }
 
+    /// `p` moved to the nearest point of the box (edges included); a point inside stays put.
+    public func clamped(_ p: Point) -> Point { Point(x: min(max(p.x, x), maxX), y: min(max(p.y, y), maxY)) }
+
     /// As `[x, y, w, h]`, the JSON form.
     public var array: [Double] { [x, y, width, height] }
 }

@@ -231,9 +231,7 @@ public final class ClipEditingSession: FaceEditingSession {
                                     width: f.box.width * sx, height: f.box.height * sy)
                 // The landmarks move with the box and stay on their features as it is resized,
                 // as a photo's do (`EditableFace.resized`).
-                moved.landmarks = f.landmarks.map {
-                    Point(x: min(max($0.x + dx, moved.box.x), moved.box.maxX), y: min(max($0.y + dy, moved.box.y), moved.box.maxY))
-                }
+                moved.landmarks = f.landmarks.map { moved.box.clamped(Point(x: $0.x + dx, y: $0.y + dy)) }
                 return moved
             }
         }

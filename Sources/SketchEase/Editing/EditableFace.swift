@@ -38,7 +38,7 @@ public struct EditableFace: Sendable, Equatable, Codable {
         var f = self
         let c = box.center
         f.box = FaceBox(x: c.x - width / 2, y: c.y - height / 2, width: width, height: height)
-        f.landmarks = landmarks.map { Point(x: min(max($0.x, f.box.x), f.box.maxX), y: min(max($0.y, f.box.y), f.box.maxY)) }
+        f.landmarks = landmarks.map(f.box.clamped)
         return f
     }
 }
