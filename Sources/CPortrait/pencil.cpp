@@ -450,14 +450,19 @@ void hashRow(int y, unsigned seed, int width, float *out) {
     hashRowPlain(y, seed, width, out);
 }
 
+/// How a texture's strokes are laid: in three families of different lengths and slightly
+/// different slants (`varied`: graphite, the edges' ramps), or all at the full length and one
+/// slant (`even`: pencil's hatching, which reads as shading rather than as hair).
+enum class StrokeFamilies { varied, even };
+
 void pencilTexture(int width, int height, float length, float widthPx, float angle, unsigned seed,
-                   unsigned char *outBytes) {
+                   unsigned char *outBytes, StrokeFamilies families = StrokeFamilies::varied) {
     if (width <= 0 || height <= 0 || width > 30000 || height > 30000)
         throw std::invalid_argument("image must be 1...30000 pixels on each side");
     length = std::max(3.0f, length);
     widthPx = std::max(0.5f, widthPx);
-    // Graphite laid in three families of parallel strokes of different lengths and slightly
-    // different slants, each stroke starting at a seeded dot with a seeded pressure.
+    // Graphite laid in families of parallel strokes (three of different lengths and slightly
+    // different slants, or one), each stroke starting at a seeded dot with a seeded pressure.
     //
     // Each stroke is added where its dot falls (its line's taps, wrapping round the tile's
     // edges) rather than filtering the whole tile of dots with the line: a few dots in a
@@ -465,9 +470,11 @@ void pencilTexture(int width, int height, float length, float widthPx, float ang
     // for a small part of the work. (A tile made by filtering cost 30-85 ms; a clip whose faces
     // change size makes new ones as it goes.)
     cv::Mat graphite = cv::Mat::zeros(height, width, CV_32F);
-    const float slant[3] = {0.0f, 0.22f, -0.13f}, reach[3] = {1.0f, 0.65f, 0.4f}, share[3] = {0.5f, 0.3f, 0.2f};
+    const bool even = families == StrokeFamilies::even;
+    const float slant[3] = {0.0f, 0.22f, -0.13f}, reach[3] = {1.0f, 0.65f, 0.4f};
+    const float share[3] = {even ? 1.0f : 0.5f, 0.3f, 0.2f};
     std::vector<float> chance(width);
-    for (int family = 0; family < 3; family++) {
+    for (int family = 0; family < (even ? 1 : 3); family++) {
         float perPixel = share[family] * 1.6f / (length * reach[family] * widthPx);
         float len = length * reach[family];
         const std::vector<Tap> taps = lineTaps(len, angle + slant[family], widthPx / 2, 0.002f);
@@ -540,12 +547,13 @@ float roundedSize(float value) {
     return std::exp2(std::round(8 * std::log2(std::max(value, 0.25f))) / 8);
 }
 
-std::shared_ptr<const TextureTile> textureTile(float length, float widthPx, float angle) {
+std::shared_ptr<const TextureTile> textureTile(float length, float widthPx, float angle,
+                                               StrokeFamilies families = StrokeFamilies::varied) {
     static std::mutex lock;
-    using Key = std::tuple<float, float, float>;
+    using Key = std::tuple<float, float, float, StrokeFamilies>;
     static std::list<std::pair<Key, std::shared_ptr<const TextureTile>>> recent; // newest first
     const size_t kept = 12; // 1 MB each for the usual 512 × 512
-    Key key{length, widthPx, angle};
+    Key key{length, widthPx, angle, families};
     std::lock_guard<std::mutex> guard(lock);
     for (auto it = recent.begin(); it != recent.end(); ++it)
         if (it->first == key) {
@@ -555,7 +563,7 @@ std::shared_ptr<const TextureTile> textureTile(float length, float widthPx, floa
     // Several strokes long, so its repeats are not seen.
     int side = std::max(512, int(std::ceil(4 * length)));
     std::vector<unsigned char> bytes(size_t(side) * side);
-    pencilTexture(side, side, length, widthPx, angle, 0x5e7c11u, bytes.data());
+    pencilTexture(side, side, length, widthPx, angle, 0x5e7c11u, bytes.data(), families);
     auto tile = std::make_shared<TextureTile>();
     tile->side = side;
     tile->exponent.resize(bytes.size());
@@ -638,8 +646,11 @@ void pencil(const unsigned char *rgb, int width, int height, const sk_pencil_pla
         // In the photo's blacks the smudge takes over from the strokes (see PencilFilter).
         strokeShare[level] = std::min(1.0f, std::max(0.0f, level / (255 * 0.15f) - 0.05f / 0.15f)) * 0.35f + 0.25f;
     }
-    auto first = textureTile(roundedSize(plan.hatch_length), roundedSize(plan.hatch_width), plan.hatch_angle);
-    auto second = textureTile(roundedSize(0.8f * plan.hatch_length), roundedSize(plan.hatch_width), plan.cross_angle);
+    // Even strokes: short strokes of mixed lengths in a face's half-lights read as stubble
+    // (docs/look-panel.md, 2026-11-29: "a fake beard").
+    auto first = textureTile(roundedSize(plan.hatch_length), roundedSize(plan.hatch_width), plan.hatch_angle, StrokeFamilies::even);
+    auto second = textureTile(roundedSize(0.8f * plan.hatch_length), roundedSize(plan.hatch_width), plan.cross_angle,
+                              StrokeFamilies::even);
     if (plan.origin_x < 0 || plan.origin_y < 0) throw std::invalid_argument("pencil: the origin must not be negative");
     cv::Point origin(plan.origin_x, plan.origin_y);
     cv::Point firstAt = tileOffset(plan.seed, first->side) + origin, secondAt = tileOffset(plan.seed + 1, second->side) + origin;

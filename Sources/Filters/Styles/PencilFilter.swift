@@ -10,9 +10,9 @@ import CPortrait
 ///   brows and mouth are strokes that overrun their ends a little, as a hand's do.
 /// - Shading: the photo's grey levels on a pencil's tone scale (the lights left as paper, the
 ///   darks lifted to a hatching that still shows paper between its strokes, never a solid
-///   smear), laid in with a seeded texture of slanted strokes raised to the power that gives
-///   each area its tone: a few strokes in the half-lights, many in the shadows, and a second
-///   layer crossing them in the darks (cross-hatching).
+///   smear), laid in with a seeded texture of long, even, slanted strokes raised to the power
+///   that gives each area its tone: a few strokes in the half-lights, many in the shadows, and a
+///   second layer crossing them in the darks (cross-hatching).
 /// - A faint contour layer for the small forms the strokes miss, and paper grain.
 ///
 /// Everything is sized to the face and never finer than the photo's own pixels
@@ -105,9 +105,12 @@ public struct PencilFilter: SketchFilter {
         let contourScale = min(1, Self.contourFaceSize / lineFace)
         let contourFace = lineFace * contourScale, contourPixel = linePixel * contourScale
         let edges = min(0.9, settings.number("edges") * (1 + 0.8 * sparse))
-        // Hatching: every tone in strokes slanted like a right hand's; below `crossHatchBelow`
-        // the rest of the tone in a second layer across the first.
-        let hatchLength = max(0.1 * face, 6 * pixel), hatchWidth = max(1, 0.005 * face, 1.0 * pixel)
+        // Hatching: every tone in long, even strokes slanted like a right hand's; below
+        // `crossHatchBelow` the rest of the tone in a second layer across the first. (At half
+        // this length, in three families of mixed lengths and slants, a smooth jaw in soft light
+        // read as stubble, "a fake beard"; a blind A/B on the 21 panel faces preferred these
+        // 35 to 28, the webcam face's fake beard 6 to 0; docs/look-panel.md.)
+        let hatchLength = max(0.2 * face, 12 * pixel), hatchWidth = max(1, 0.005 * face, 1.0 * pixel)
         let table = Self.toneTable(shading: settings.number("shading") * (1 - 0.4 * sparse))
         let noise = try NoiseTile.bytes(), at = NoiseTile.offset(seed: context.seed)
         let greySigma = max(0.5, 0.003 * face, 0.35 * pixel)
