@@ -265,6 +265,18 @@ void regionMatte(const unsigned char *rgb, int width, int height, const sk_face_
         int k = std::max(1, int(std::lround(frame.width * 0.06f))) | 1;
         cv::morphologyEx(fg, fg, cv::MORPH_CLOSE, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(k, k)));
         fg = attachedToCore(fg, core);
+        // Above the brows a head is a dome: what stands out of it narrower than half the face
+        // is not the head but backdrop the cut joined to it (a pale blur behind a bald scalp,
+        // drawn as a grey strip up the picture). Cut off there; ears and neck, lower down, keep
+        // their shapes.
+        if (region != SK_REGION_FACE) {
+            int d = std::max(3, int(std::lround(frame.width * 0.5f))) | 1;
+            cv::Mat opened, above = cv::Mat::zeros(fg.size(), CV_8U);
+            cv::morphologyEx(fg, opened, cv::MORPH_OPEN, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(d, d)));
+            frame.band(above, -6.0f, -0.45f, 12.0f, 12.0f, 255);
+            opened.copyTo(fg, above);
+            fg = attachedToCore(fg, core);
+        }
         // A cut that lost most of the likely region, or ran far past it, is not trusted.
         double kept = cv::countNonZero(fg & prior), expected = cv::countNonZero(prior);
         if (kept < 0.45 * expected) fg = prior.clone();

@@ -92,6 +92,26 @@ import Vips
         #expect(try Self.mean(mask, 90, 120, 15, 15) < 0.1, "backdrop just beside the hair")
     }
 
+    /// A bald head whose scalp touches a strip of backdrop of its own colour rising to the top
+    /// of the picture (as a pale blur behind a bald scalp does): the cut joins the two, and the
+    /// head's region keeps its dome and leaves the strip.
+    @Test func backdropRisingFromTheScalpIsLeftOut() throws {
+        let coords = try VipsImage.coordinates(width: 400, height: 400)
+        let o = try coords.linear([1 / 70.0, 1 / 110.0], [-200 / 70.0, -190 / 110.0])
+        let r = try o.multiply(o)
+        let scalp = try r.extractBands(0).add(r.extractBands(1)).relational("less", constant: [1])
+        let strip = try coords.extractBands(0).relational("moreeq", constant: [225])
+            .boolean("and", coords.extractBands(0).relational("less", constant: [255]))
+            .boolean("and", coords.extractBands(1).relational("less", constant: [110]))
+        let backdrop = try VipsImage.solid(width: 400, height: 400, pixel: [196, 208, 222])
+        let skin = try VipsImage.solid(width: 400, height: 400, pixel: [222, 178, 150])
+        let photo = try scalp.boolean("or", strip).ifThenElse(skin, backdrop).reinterpreted(as: .srgb)
+        let mask = try FaceCompositor().regionMask(photo, faces: [Self.face()])
+        #expect(try Self.mean(mask, 180, 200, 40, 40) > 0.95, "face")
+        #expect(try Self.mean(mask, 185, 95, 30, 15) > 0.8, "the top of the scalp")
+        #expect(try Self.mean(mask, 228, 50, 24, 20) < 0.1, "the strip above the scalp")
+    }
+
     @Test func faceLeavesTheHair() throws {
         let compositor = FaceCompositor(options: RenderOptions(region: .face))
         let mask = try compositor.regionMask(Self.head(), faces: [Self.face()])
