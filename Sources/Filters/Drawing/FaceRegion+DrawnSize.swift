@@ -12,3 +12,19 @@ extension FaceRegion {
         return cap > 0 ? min(side, cap) : side
     }
 }
+
+extension FaceRegion {
+    /// The face's own box: this box, or where it is larger than its landmarks imply (a box
+    /// enlarged by hand around a face) the box shrunk to `drawnSize` about the landmarks'
+    /// centre. A style reads the face's statistics over it (its exposure, how strong an edge
+    /// must be to draw, how dark its strokes are): the backdrop and clothes an enlarged box takes
+    /// in would change the face's drawing.
+    public var ownBox: FaceRegion {
+        let side = min(width, height), size = drawnSize
+        guard !landmarks.isEmpty, size < side else { return self }
+        let k = size / side
+        let centre = landmarks.reduce(SIMD2<Double>.zero, +) / Double(landmarks.count)
+        return FaceRegion(x: centre.x + (x - centre.x) * k, y: centre.y + (y - centre.y) * k,
+                          width: width * k, height: height * k, landmarks: landmarks)
+    }
+}

@@ -213,7 +213,8 @@ public struct FaceCompositor: Sendable {
     private func layer(of styled: [StyledFace], among faces: [StyledFace], filter: any SketchFilter, style: FaceStyle,
                        faceSize: Double, crop: VipsImage, behind: VipsImage?, rect: PixelRect,
                        image: VipsImage) throws -> (drawing: VipsImage, mask: VipsImage, reached: PixelRect)? {
-        let regions = styled.map { FaceRegion(box: $0.box, landmarks: $0.landmarks, in: rect) }
+        // Each face's own box: an enlarged box draws its face as the face's box does.
+        let regions = styled.map { FaceRegion(box: $0.box, landmarks: $0.landmarks, in: rect).ownBox }
         let context = FilterContext(faceSize: max(faceSize, 1), seed: Self.seed(for: styled[0]), faces: regions)
         // Drawn only where the region reaches (`drawsWithinRegions`).
         let mask = try mask(for: styled, of: faces, crop: crop, in: rect, of: image).inMemory()
@@ -228,13 +229,13 @@ public struct FaceCompositor: Sendable {
             whole ? image : try image.copied(x: reached.x, y: reached.y, width: reached.width, height: reached.height)
         }
         let source = try part(crop)
-        // Laid on the group's crop as a canvas: the part drawn gets the textures the whole
-        // crop would have there.
+        // Laid on the picture as a canvas: the part drawn gets the textures the picture has
+        // there, whatever crop it is cut from (a group's, an enlarged box's). In motion, on a
+        // canvas centred on the (first) face instead.
+        let corner = SIMD2(rect.x + reached.x, rect.y + reached.y)
         var local = whole ? context : FilterContext(faceSize: context.faceSize, seed: context.seed,
-                                                     faces: regions.map { $0.moved(by: -reached.x, -reached.y) },
-                                                     origin: SIMD2(reached.x, reached.y))
-        // In motion, on a canvas centred on the (first) face instead.
-        if drawsInMotion { local.origin = Self.canvasOrigin(of: SIMD2(rect.x + reached.x, rect.y + reached.y), around: styled[0].box) }
+                                                     faces: regions.map { $0.moved(by: -reached.x, -reached.y) })
+        local.origin = drawsInMotion ? Self.canvasOrigin(of: corner, around: styled[0].box) : corner
         var filtered = try Self.apply(filter, to: source, settings: style.settings, context: local)
         // A drawing's lightness is matched to the picture it sits in: the photo, or the
         // background style drawn over it (a face drawn in a dark room, in a photo whose
