@@ -18,11 +18,12 @@ import Vips
 /// ~80 ms per 1080p face; as a dozen libvips operations on reduced copies, ~5 ms.)
 public enum ToneMatch {
     /// How much of the way to white the lights are lifted: paper shows where the photo is light.
-    static let paperLift = 0.6
+    public static let paperLift = 0.6
     /// The drawing's chroma (CIELAB) from which its lights are not lifted at all.
     static let paperChroma = 12.0
 
-    public static func apply(_ drawing: VipsImage, like photo: VipsImage, reach: Double) throws -> VipsImage {
+    public static func apply(_ drawing: VipsImage, like photo: VipsImage, reach: Double,
+                             paperLift: Double = ToneMatch.paperLift) throws -> VipsImage {
         let drawn = try rgb(drawing), model = try rgb(photo)
         guard drawn.width == model.width, drawn.height == model.height else {
             throw VipsError(operation: "tone match", message: "the photo and the drawing differ in size")

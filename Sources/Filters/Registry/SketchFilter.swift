@@ -33,6 +33,11 @@ public protocol SketchFilter: Sendable {
     /// False (the default) for styles that keep the photo's tones (blur, pixelate, masks).
     var takesPhotoTone: Bool { get }
 
+    /// For styles that take the photo's tone: how much of the way to white their lights are
+    /// lifted where the photo is light, so paper shows there (`ToneMatch`; 0 = the photo's
+    /// lightness as it is). `ToneMatch.paperLift` by default.
+    var paperLift: Double { get }
+
     /// True for styles whose strokes and textures are sized to the face (the drawings, cartoon,
     /// relief): the compositor runs them on a copy of the crop resized so the face is 100 to
     /// 300 pixels across (`FilterContext.photoPixel` says by how much). False (the default)
@@ -49,6 +54,7 @@ extension SketchFilter {
     public var leavesFacesAsTheyAre: Bool { false }
     public var blendsThroughFaceMask: Bool { true }
     public var takesPhotoTone: Bool { false }
+    public var paperLift: Double { ToneMatch.paperLift }
     public var scalesWithFace: Bool { false }
 }
 

@@ -49,10 +49,15 @@ public struct PencilFilter: SketchFilter {
 
     public var takesPhotoTone: Bool { true }
     public var scalesWithFace: Bool { true }
+    /// Half the usual lift: a light face keeps its half-tones, hatched, rather than going to
+    /// blank paper with stark features ("blown out", said of Tom Cruise and the astronaut).
+    /// With `paperLevel` 0.72, a blind A/B on the 21 panel faces preferred it to the lift of
+    /// 0.6 and paper from 0.62 44 to 19 (26 to 13 on faces of 80 px or less; docs/look-panel.md).
+    public var paperLift: Double { 0.3 }
 
     /// Grey levels at and above this share of white are left as paper. The same for every
     /// face: dark skin is drawn darker (hatched), as it is, not lifted to paper.
-    static let paperLevel = 0.62
+    static let paperLevel = 0.72
     /// The darkest tone the hatching reaches: darker areas stay strokes with paper between.
     static let darkestTone = 0.35
     /// Outlines and contours are drawn where the face is at most this many pixels across.
