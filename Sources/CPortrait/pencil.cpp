@@ -456,7 +456,7 @@ void hashRow(int y, unsigned seed, int width, float *out) {
 enum class StrokeFamilies { varied, even };
 
 void pencilTexture(int width, int height, float length, float widthPx, float angle, unsigned seed,
-                   unsigned char *outBytes, StrokeFamilies families = StrokeFamilies::varied) {
+                   unsigned char *outBytes, StrokeFamilies families) {
     if (width <= 0 || height <= 0 || width > 30000 || height > 30000)
         throw std::invalid_argument("image must be 1...30000 pixels on each side");
     length = std::max(3.0f, length);
@@ -470,6 +470,7 @@ void pencilTexture(int width, int height, float length, float widthPx, float ang
     // for a small part of the work. (A tile made by filtering cost 30-85 ms; a clip whose faces
     // change size makes new ones as it goes.)
     cv::Mat graphite = cv::Mat::zeros(height, width, CV_32F);
+    // Varied: three families. Even: the first alone, with the whole share of strokes.
     const bool even = families == StrokeFamilies::even;
     const float slant[3] = {0.0f, 0.22f, -0.13f}, reach[3] = {1.0f, 0.65f, 0.4f};
     const float share[3] = {even ? 1.0f : 0.5f, 0.3f, 0.2f};
@@ -547,8 +548,7 @@ float roundedSize(float value) {
     return std::exp2(std::round(8 * std::log2(std::max(value, 0.25f))) / 8);
 }
 
-std::shared_ptr<const TextureTile> textureTile(float length, float widthPx, float angle,
-                                               StrokeFamilies families = StrokeFamilies::varied) {
+std::shared_ptr<const TextureTile> textureTile(float length, float widthPx, float angle, StrokeFamilies families) {
     static std::mutex lock;
     using Key = std::tuple<float, float, float, StrokeFamilies>;
     static std::list<std::pair<Key, std::shared_ptr<const TextureTile>>> recent; // newest first
@@ -756,7 +756,8 @@ void graphite(const unsigned char *rgb, int width, int height, const sk_graphite
 
     // Laid in with the texture: each area the power of it that reaches its tone there, solved
     // smoothly in the log domain (beta = blur(ln H ln J) / blur(ln H ln H)).
-    auto tile = textureTile(roundedSize(plan.texture_length), roundedSize(plan.texture_width), plan.texture_angle);
+    auto tile = textureTile(roundedSize(plan.texture_length), roundedSize(plan.texture_width), plan.texture_angle,
+                            StrokeFamilies::varied);
     const cv::Point at = tileOffset(plan.seed, tile->side) + cv::Point(plan.origin_x, plan.origin_y);
     cv::Mat lnH(height, width, CV_32F), product(height, width, CV_32F), square(height, width, CV_32F);
     for (int y = 0; y < height; y++) {
@@ -808,7 +809,7 @@ extern "C" int sk_pencil_strokes(const unsigned char *grey, int width, int heigh
 
 extern "C" int sk_pencil_texture(int width, int height, float length, float width_px, float angle, unsigned seed,
                                  unsigned char *out, char *error, int error_size) {
-    return guarded(error, error_size, [&] { pencilTexture(width, height, length, width_px, angle, seed, out); });
+    return guarded(error, error_size, [&] { pencilTexture(width, height, length, width_px, angle, seed, out, StrokeFamilies::varied); });
 }
 
 extern "C" int sk_pencil(const unsigned char *rgb, int width, int height, const sk_pencil_plan *plan,

@@ -12,17 +12,18 @@ import Vips
     /// A 400×400 head: a skin-coloured face ellipse over a dark-brown hair ellipse reaching
     /// above it, on a light blue-grey backdrop; `centreX` moves it sideways.
     static func head(on base: VipsImage? = nil, centreX: Double = 200) throws -> VipsImage {
-        let coords = try VipsImage.coordinates(width: 400, height: 400)
-        func inside(_ cx: Double, _ cy: Double, _ rx: Double, _ ry: Double) throws -> VipsImage {
-            let o = try coords.linear([1 / rx, 1 / ry], [-cx / rx, -cy / ry])
-            let r = try o.multiply(o)
-            return try r.extractBands(0).add(r.extractBands(1)).relational("less", constant: [1])
-        }
         let backdrop = try base ?? VipsImage.solid(width: 400, height: 400, pixel: [196, 208, 222]).reinterpreted(as: .srgb)
         let hair = try VipsImage.solid(width: 400, height: 400, pixel: [62, 44, 30])
         let skin = try VipsImage.solid(width: 400, height: 400, pixel: [222, 178, 150])
         let withHair = try inside(centreX, 185, 82, 105).ifThenElse(hair, backdrop)
         return try inside(centreX, 215, 62, 80).ifThenElse(skin, withHair).reinterpreted(as: .srgb)
+    }
+
+    /// 255 inside the ellipse centred (cx, cy) with semi-axes rx, ry on a 400×400 picture, else 0.
+    static func inside(_ cx: Double, _ cy: Double, _ rx: Double, _ ry: Double) throws -> VipsImage {
+        let o = try VipsImage.coordinates(width: 400, height: 400).linear([1 / rx, 1 / ry], [-cx / rx, -cy / ry])
+        let r = try o.multiply(o)
+        return try r.extractBands(0).add(r.extractBands(1)).relational("less", constant: [1])
     }
 
     static func face(centreX: Double = 200) -> StyledFace {
@@ -97,9 +98,7 @@ import Vips
     /// head's region keeps its dome and leaves the strip.
     @Test func backdropRisingFromTheScalpIsLeftOut() throws {
         let coords = try VipsImage.coordinates(width: 400, height: 400)
-        let o = try coords.linear([1 / 70.0, 1 / 110.0], [-200 / 70.0, -190 / 110.0])
-        let r = try o.multiply(o)
-        let scalp = try r.extractBands(0).add(r.extractBands(1)).relational("less", constant: [1])
+        let scalp = try Self.inside(200, 190, 70, 110)
         let strip = try coords.extractBands(0).relational("moreeq", constant: [225])
             .boolean("and", coords.extractBands(0).relational("less", constant: [255]))
             .boolean("and", coords.extractBands(1).relational("less", constant: [110]))

@@ -51,8 +51,9 @@ public struct PencilFilter: SketchFilter {
     public var scalesWithFace: Bool { true }
     /// Half the usual lift: a light face keeps its half-tones, hatched, rather than going to
     /// blank paper with stark features ("blown out", said of Tom Cruise and the astronaut).
-    /// With `paperLevel` 0.72, a blind A/B on the 21 panel faces preferred it to the lift of
-    /// 0.6 and paper from 0.62 44 to 19 (26 to 13 on faces of 80 px or less; docs/look-panel.md).
+    /// With `paperLevel` 0.72, a blind A/B on the 21 panel faces preferred the two, 44 to 19,
+    /// to a lift of 0.6 with paper from 0.62 (26 to 13 on faces of 80 px or less;
+    /// docs/look-panel.md).
     public var paperLift: Double { 0.3 }
 
     /// Grey levels at and above this share of white are left as paper. The same for every
