@@ -48,16 +48,11 @@ struct FaceFrame {
             for (int i = 0; i < 5; i++) sum += cv::Point2f(f.landmarks[2 * i] * sx, f.landmarks[2 * i + 1] * sy);
             centre = sum / 5.0f;
             // A box much larger than its face's features (one enlarged by hand around a face)
-            // does not make the head larger: the region is sized from the features at most
-            // (`featureSize`), or it drew the backdrop and clothes the larger box took in.
-            float most = kFeatureReach * featureSize(le, re, cv::Point2f(f.landmarks[6] * sx, f.landmarks[7] * sy),
-                                                     cv::Point2f(f.landmarks[8] * sx, f.landmarks[9] * sy));
-            float shorter = std::min(width, height);
-            if (most > 1e-3f && shorter > most) {
-                float k = std::max(0.3f, most / shorter);
-                width *= k;
-                height *= k;
-            }
+            // does not make the head larger: the region is sized from the face's own box, or it
+            // drew the backdrop and clothes the larger box took in.
+            float k = ownScale(f);
+            width *= k;
+            height *= k;
         }
         down = {-across.y, across.x};
     }
@@ -73,6 +68,21 @@ struct FaceFrame {
     }
     /// A face's shorter side is taken as at most this many times its features' size.
     static constexpr float kFeatureReach = 0.95f;
+
+    /// How much a face's box is shrunk about its landmarks' centre to the face's own box (the
+    /// whole of CPortrait's `sk_own_scale`): 1 for a box no larger than its features imply
+    /// (`kFeatureReach` times `featureSize`; every detected box), less for one enlarged by hand
+    /// around a face: to the size its features imply, so the own box is its own own box. (The
+    /// frame had a floor of 0.3 and the styles' own box none: a box more than 3.3 times its
+    /// features drew its head larger than its strokes.)
+    static float ownScale(const sk_face_seed &f) {
+        if (!f.has_landmarks) return 1;
+        const float *l = f.landmarks;
+        float most = kFeatureReach * featureSize({l[0], l[1]}, {l[2], l[3]}, {l[6], l[7]}, {l[8], l[9]});
+        float shorter = std::min(f.width, f.height);
+        if (!std::isfinite(most) || most <= 1e-3f || !(shorter > most)) return 1;
+        return most / shorter;
+    }
 
     float angleDegrees() const { return std::atan2(across.y, across.x) * 180.0f / float(CV_PI); }
 
@@ -767,12 +777,7 @@ extern "C" int sk_region_matte(const unsigned char *rgb, int width, int height, 
     });
 }
 
-extern "C" float sk_feature_size_cap(const sk_face_seed *face) {
-    if (!face || !face->has_landmarks) return 0;
-    const float *l = face->landmarks;
-    float most = FaceFrame::kFeatureReach * FaceFrame::featureSize({l[0], l[1]}, {l[2], l[3]}, {l[6], l[7]}, {l[8], l[9]});
-    return std::isfinite(most) && most > 1e-3f ? most : 0;
-}
+extern "C" float sk_own_scale(const sk_face_seed *face) { return face ? FaceFrame::ownScale(*face) : 1; }
 
 extern "C" int sk_region_bounds(const sk_face_seed *face, int region, float *bounds, char *error, int error_size) {
     return guarded(error, error_size, [&] {

@@ -63,4 +63,31 @@ import Vips
         let coarser = try atTheBoxSize.subtract(asFound).absolute().average()
         #expect(apart < 0.6 * coarser, "the face's drawing moved \(apart) levels; at the box's size \(coarser)")
     }
+
+    /// However far a box is enlarged around a face, its region and its strokes are the face's:
+    /// the box shrinks to the face's own box (CPortrait's `sk_own_scale`, for the region's frame
+    /// and the styles alike), and the own box is its own own box. (With a floor of 0.3 on the
+    /// frame's shrinking, as it had, this box's head region was 2.2 times the found box's.)
+    @Test func aBoxEnlargedFarAroundAFaceIsShrunkToTheFacesOwnBox() throws {
+        let (photo, found, _) = try Self.graceHopperEnlarged()
+        let c = SIMD2(found.box.x + found.box.width / 2, found.box.y + found.box.height / 2)
+        let far = FaceBox(x: c.x - 2.5 * found.box.width, y: c.y - 2.5 * found.box.height,
+                          width: 5 * found.box.width, height: 5 * found.box.height)
+        let region = FaceRegion(box: far, landmarks: found.landmarks, in: PixelRect(x: 0, y: 0, width: 0, height: 0))
+        let own = region.ownBox
+        let drawn = FaceCompositor.drawnSize(of: far, landmarks: found.landmarks)
+        let foundSize = FaceCompositor.drawnSize(of: found.box, landmarks: found.landmarks)
+        #expect(drawn < 1.3 * foundSize, "a box 5 times the face's is drawn for \(drawn) px, the face \(foundSize)")
+        #expect(abs(min(own.width, own.height) - drawn) < 1e-3)
+        #expect(abs(own.ownBox.width - own.width) < 1e-3 && abs(own.ownBox.height - own.height) < 1e-3, "the own box is its own own box")
+        // The head's region for the far box is about the found box's, not a larger head.
+        let pencil = try FaceStyle.named("pencil")
+        let compositor = FaceCompositor()
+        func area(_ box: FaceBox) throws -> Int {
+            try compositor.regionMask(photo, faces: [StyledFace(box: box, style: pencil, landmarks: found.landmarks)]).pixels().filter { $0 >= 128 }.count
+        }
+        let asFar = try area(far), asFound = try area(found.box)
+        #expect(Double(asFar) >= 0.75 * Double(asFound), "region \(asFar) px, the found box's \(asFound)")
+        #expect(Double(asFar) <= 1.35 * Double(asFound), "region \(asFar) px, the found box's \(asFound)")
+    }
 }

@@ -40,10 +40,11 @@ int sk_region_matte(const unsigned char *rgb, int width, int height,
  * it), in the coordinates of the face's box: x0, y0, x1, y1 into `bounds`. */
 int sk_region_bounds(const sk_face_seed *face, int region, float *bounds, char *error, int error_size);
 
-/* The largest size (shorter side, pixels) a face's landmarks allow its box, the cap its
- * region's frame has too (a box enlarged by hand around a face is drawn at most at this size);
- * 0 without landmarks. */
-float sk_feature_size_cap(const sk_face_seed *face);
+/* How much a face's box is shrunk about its landmarks' centre to be the face's own box, as its
+ * region's frame is: 1 for a box no larger than its landmarks imply (every detected box) or
+ * without landmarks; less for a box enlarged by hand around a face: to the size its landmarks
+ * imply. */
+float sk_own_scale(const sk_face_seed *face);
 
 /* Coherent lines by the flow-based difference of gaussians (Kang, Lee & Chui 2007) on a grey
  * image: a DoG across the edge tangent flow (structure tensor smoothed over flow_sigma),
