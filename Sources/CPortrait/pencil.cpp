@@ -643,8 +643,10 @@ void pencil(const unsigned char *rgb, int width, int height, const sk_pencil_pla
         tone[level] = t;
         lightLog[level] = std::log(light);
         restLog[level] = std::log(t / light);
-        // In the photo's blacks the smudge takes over from the strokes (see PencilFilter).
+        // In the photo's blacks the smudge takes over from the strokes (see PencilFilter); the
+        // plan may give strokes more of it (a small face's).
         strokeShare[level] = std::min(1.0f, std::max(0.0f, level / (255 * 0.15f) - 0.05f / 0.15f)) * 0.35f + 0.25f;
+        strokeShare[level] += (1 - strokeShare[level]) * plan.stroke_share;
     }
     // Even strokes: short strokes of mixed lengths in a face's half-lights read as stubble
     // (docs/look-panel.md, 2026-11-29: "a fake beard").

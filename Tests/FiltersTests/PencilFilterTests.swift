@@ -89,6 +89,26 @@ import Vips
         #expect(contrast > 35, "contrast \(contrast)")
     }
 
+    /// A small face's light skin is hatched on paper, not a smooth grey: drawn as the compositor
+    /// draws a 40 px face (on a copy enlarged 3x, reduced back) and its lightness matched to the
+    /// photo's, a flat skin tone lighter than `paperLevel` comes out as strokes with paper
+    /// between them (a deviation of 4-6 levels). It was paper, greyed by the tone match to one
+    /// flat grey: "a grey photo face", a deviation of 0.
+    @Test func aSmallFacesLightSkinIsHatchedNotAGreyWash() throws {
+        let settings = try FilterRegistry.standard.settings(for: "pencil", assignments: ["grain": "0"])
+        for level in [190.0, 200] {
+            let skin = try FilterBench.flat(level, size: 48)
+            let copy = try skin.resize(scale: 3, kernel: "nearest")
+            let drawn = try pencil.apply(to: copy, settings: settings, context: FilterContext(faceSize: 120, seed: 7, photoPixel: 3))
+            let reduced = try drawn.resize(scale: 1.0 / 3)
+            let out = try ToneMatch.apply(reduced, like: skin, reach: 0.12 * 40, paperLift: pencil.paperLift).extractBands(0)
+            let deviation = try out.deviation(), mean = try out.average()
+            print("a small face's skin at \(level): mean \(mean), deviation \(deviation)")
+            #expect(abs(mean - level) < 25, "its lightness is the photo's: \(mean)")
+            #expect(deviation > 2.5, "strokes, not a flat grey: deviation \(deviation)")
+        }
+    }
+
     @Test func darknessParameterDarkens() throws {
         let light = try render(["darkness": "0.8"]).average()
         let dark = try render(["darkness": "3"]).average()

@@ -104,6 +104,8 @@ typedef struct {
     float tone_sigma;      /* the tone's source, softened by this */
     const unsigned char *tone_table; /* 256 entries: softened grey level -> tone (255 = paper) */
     float cross_below;     /* tones below this (0...1) are hatched twice, the second layer across */
+    float stroke_share;    /* how much more of the tone is strokes rather than smudge: 0 as sk_pencil
+                              shares them, 1 all strokes */
     float hatch_length;    /* graphite strokes of the first layer; the second is 0.8 as long */
     float hatch_width;
     float hatch_angle;     /* radians, first layer; `cross_angle` the second */

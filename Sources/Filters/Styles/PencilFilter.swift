@@ -74,6 +74,16 @@ public struct PencilFilter: SketchFilter {
     /// blind A/B on the 17 panel faces under 100 px preferred this to the same detail at every
     /// size 31 to 20 (mean rank 2.14 against 2.37; docs/look-panel.md).
     static let smallFaceDetail = 0.66
+    /// A small face's tone is laid in as hatching on paper, not as a smooth grey (at 3x
+    /// enlargement, `sparse` 1): grey levels up to this share of white are hatched (from
+    /// `paperLevel` on a face drawn at its own size), and `smallFaceStrokeShare` more of the
+    /// tone is strokes rather than smudge. Its skin, lighter than `paperLevel`, was paper that
+    /// the tone match greyed to the photo's lightness: "a grey photo face". Two blind A/Bs on the
+    /// panel faces of 85 px or less preferred hatching to this build's grey: with 0.6 more
+    /// strokes, 25 to 23 and 29 to 19; with 0.4, 27 to 21, and 28 to 20 over 0.6 ("heavy
+    /// streaks" on the faces it lost; docs/look-panel.md).
+    static let smallFacePaperLevel = 0.85
+    static let smallFaceStrokeShare = 0.4
     /// Tones below this are hatched twice, the second layer crossing the first.
     static let crossHatchBelow = 0.55
 
@@ -90,11 +100,11 @@ public struct PencilFilter: SketchFilter {
     public func apply(to crop: VipsImage, settings: FilterSettings, context: FilterContext) throws -> VipsImage {
         let face = context.faceSize, pixel = max(1, context.photoPixel)
         // How far this face was enlarged to be drawn (0 at its own size, 1 at 3x): a small face
-        // gets less hatching, stronger contours and lighter outline strokes, the paper and the
-        // features carrying it. (Its strokes, at their floor of 6 photo pixels as long as a
-        // nose or a mouth on a 30 px face, filled them with black: "blob noses". At 3x they are
-        // now 3/8 as dark; a blind A/B on the 17 panel faces under 100 px preferred this on 30
-        // of 51 judgements: 18 of 27 on faces of 60 px or less, 12 of 24 above.)
+        // gets stronger contours and lighter outline strokes, and its tone hatched on paper
+        // (`smallFacePaperLevel`). (Its outline strokes, at their floor of 6 photo pixels as long
+        // as a nose or a mouth on a 30 px face, filled them with black: "blob noses". At 3x they
+        // are now 3/8 as dark; a blind A/B on the 17 panel faces under 100 px preferred this on
+        // 30 of 51 judgements: 18 of 27 on faces of 60 px or less, 12 of 24 above.)
         let sparse = min(1, max(0, (pixel - 1) / 2))
         // Outlines (Lu's strokes along the edges) and fine contours (coherent lines along the
         // flow, Kang et al. 2007, for the small forms the strokes miss: eyelids, lips,
@@ -117,7 +127,8 @@ public struct PencilFilter: SketchFilter {
         // read as stubble, "a fake beard"; a blind A/B on the 21 panel faces preferred these
         // 35 to 28, the webcam face's fake beard 6 to 0; docs/look-panel.md.)
         let hatchLength = max(0.2 * face, 12 * pixel), hatchWidth = max(1, 0.005 * face, 1.0 * pixel)
-        let table = Self.toneTable(shading: settings.number("shading") * (1 - 0.4 * sparse))
+        let table = Self.toneTable(shading: settings.number("shading"),
+                                   paper: Self.paperLevel + (Self.smallFacePaperLevel - Self.paperLevel) * sparse)
         let noise = try NoiseTile.bytes(), at = NoiseTile.offset(seed: context.seed)
         let greySigma = max(0.5, 0.003 * face, 0.35 * pixel)
         // The faces' boxes: their own gradients set how strong an edge must be to draw, and
@@ -146,8 +157,10 @@ public struct PencilFilter: SketchFilter {
                     // Three parts strokes to two parts smudge of the same tone: strokes, not
                     // scratches; in the photo's blacks (a dark room behind a head) the smudge
                     // takes over, down to one part strokes in four: a dark wall is not drawn as
-                    // a cloud of scribbles (in sk_pencil, per grey level).
+                    // a cloud of scribbles (in sk_pencil, per grey level). On a small face,
+                    // more of it strokes (`smallFaceStrokeShare`).
                     cross_below: Float(Self.crossHatchBelow),
+                    stroke_share: Float(Self.smallFaceStrokeShare * sparse),
                     hatch_length: Float(hatchLength), hatch_width: Float(hatchWidth),
                     hatch_angle: Float(-55 * Double.pi / 180), cross_angle: Float(35 * Double.pi / 180),
                     seed: UInt32(truncatingIfNeeded: context.seed),
