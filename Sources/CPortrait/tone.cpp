@@ -109,8 +109,32 @@ double lifted(double lightness, double paper, double lift) {
     return lightness + lift * (100 - lightness) * s;
 }
 
+/// `in` times the gain of its pixel, its contrast about its local mean `level` raised where the
+/// gain darkens a grey drawing (`paper`): v g (v / m)^e, e = `shadowContrast` (1 - g) paper
+/// (`sk_tone_match`), for one row of 8-bit RGB.
+void contrastRow(const unsigned char *in, const float *gain, const float *level, const float *paper,
+                 float shadowContrast, int width, unsigned char *out) {
+    static const std::vector<float> logOf = [] {
+        std::vector<float> table(256);
+        for (int v = 0; v < 256; v++) table[v] = std::log(float(std::max(v, 1)));
+        return table;
+    }();
+    for (int x = 0; x < width; x++) {
+        const float e = shadowContrast * std::max(0.0f, 1 - gain[x]) * std::min(1.0f, std::max(0.0f, paper[x]));
+        const float logLevel = e > 0 ? std::log(std::max(1.0f, level[x])) : 0;
+        // A grey pixel (every band alike, as a grey drawing's are) is raised once.
+        const bool grey = in[3 * x] == in[3 * x + 1] && in[3 * x] == in[3 * x + 2];
+        for (int k = 0; k < (grey ? 1 : 3); k++) {
+            const unsigned char v = in[3 * x + k];
+            const float kept = e > 0 && v > 0 ? std::exp(e * (logOf[v] - logLevel)) : 1.0f;
+            out[3 * x + k] = cv::saturate_cast<unsigned char>(v * gain[x] * kept);
+        }
+        if (grey) out[3 * x + 1] = out[3 * x + 2] = out[3 * x];
+    }
+}
+
 void toneMatch(const unsigned char *drawingBytes, const unsigned char *photoBytes, int width, int height,
-               float reach, float paperLift, float paperChroma, unsigned char *outBytes) {
+               float reach, float paperLift, float paperChroma, float shadowContrast, unsigned char *outBytes) {
     checkImage(drawingBytes, width, height);
     checkImage(photoBytes, width, height);
     double sigma = std::max(1.0f, reach);
@@ -142,15 +166,28 @@ void toneMatch(const unsigned char *drawingBytes, const unsigned char *photoByte
     drawnChroma = smoothed(drawnChroma, s);
     // Not lifted from a chroma of `paperChroma` (a cartoon's bands, a relief's material,
     // coloured pencil).
-    cv::Mat gain(small, CV_32F);
+    // With the gain, how grey the drawing is (1: a grey drawing on paper) and its local level,
+    // for the contrast a darkened grey drawing keeps (`shadowContrast`).
+    cv::Mat gain(small, CV_32F), paperOf(small, CV_32F), level(small, CV_32F);
     for (int y = 0; y < small.height; y++)
         for (int x = 0; x < small.width; x++) {
             double paper = std::min(1.0, std::max(0.0, 1 - drawnChroma.at<double>(y, x) / paperChroma));
             double target = 255 * linearToSrgb(luminanceOf(lifted(photoL.at<double>(y, x), paper, paperLift)));
             gain.at<float>(y, x) = float(target / (drawnLevel.at<double>(y, x) + 1));
+            paperOf.at<float>(y, x) = float(paper);
+            level.at<float>(y, x) = float(drawnLevel.at<double>(y, x));
         }
     cv::Mat enlarged;
     cv::resize(gain, enlarged, cv::Size(width, height), 0, 0, cv::INTER_CUBIC);
+    if (shadowContrast > 0) {
+        cv::Mat paperEnlarged, levelEnlarged;
+        cv::resize(paperOf, paperEnlarged, cv::Size(width, height), 0, 0, cv::INTER_CUBIC);
+        cv::resize(level, levelEnlarged, cv::Size(width, height), 0, 0, cv::INTER_CUBIC);
+        for (int y = 0; y < height; y++)
+            contrastRow(drawingBytes + size_t(y) * width * 3, enlarged.ptr<float>(y), levelEnlarged.ptr<float>(y),
+                        paperEnlarged.ptr<float>(y), shadowContrast, width, outBytes + size_t(y) * width * 3);
+        return;
+    }
 #if defined(__x86_64__)
     const bool wide = wideVectorInstructions();
 #endif
@@ -169,9 +206,10 @@ void toneMatch(const unsigned char *drawingBytes, const unsigned char *photoByte
 } // namespace
 
 extern "C" int sk_tone_match(const unsigned char *drawing, const unsigned char *photo, int width, int height,
-                             float reach, float paper_lift, float paper_chroma, unsigned char *out, char *error,
-                             int error_size) {
+                             float reach, float paper_lift, float paper_chroma, float shadow_contrast,
+                             unsigned char *out, char *error, int error_size) {
     return guarded(error, error_size, [&] {
-        toneMatch(drawing, photo, width, height, reach, paper_lift, paper_chroma, out);
+        if (!(shadow_contrast >= 0)) throw std::invalid_argument("tone match: shadow contrast must not be negative");
+        toneMatch(drawing, photo, width, height, reach, paper_lift, paper_chroma, shadow_contrast, out);
     });
 }

@@ -103,4 +103,36 @@ import Vips
         let matched = try lightness(ToneMatch.apply(coloured, like: light, reach: 8)), target = try lightness(light)
         #expect(abs(matched - target) < 1.5, "coloured: \(matched) vs \(target)")
     }
+
+    /// Where the match darkens a grey drawing (a dark room, dark skin), `shadowContrast` keeps
+    /// its strokes legible: their contrast about the local mean is raised, not scaled down with
+    /// it to a murky grey; its mean stays near the photo's. Where the match lightens, and for a
+    /// coloured drawing, it changes nothing.
+    @Test func toneMatchKeepsADarkenedDrawingsStrokes() throws {
+        func lightness(_ image: VipsImage) throws -> Double { try image.colourspace(.lab).extractBands(0).average() }
+        // Strokes: columns of 130 between columns of 250 (paper), as a hatching is.
+        let side = 64
+        let bytes = (0..<(side * side)).flatMap { i -> [UInt8] in let v: UInt8 = i % 2 == 0 ? 250 : 130; return [v, v, v] }
+        let hatched = try VipsImage.fromPixels(bytes, width: side, height: side, bands: 3).reinterpreted(as: .srgb)
+        func strokeContrast(_ image: VipsImage) throws -> Double {
+            let grey = try image.extractBands(0).cast(.float)
+            let paper = try grey.crop(x: 20, y: 20, width: 1, height: 24).average(), stroke = try grey.crop(x: 21, y: 20, width: 1, height: 24).average()
+            return paper / max(stroke, 1)
+        }
+        let dark = try FilterBench.flat(40, size: side)
+        let scaled = try ToneMatch.apply(hatched, like: dark, reach: 8)
+        let kept = try ToneMatch.apply(hatched, like: dark, reach: 8, shadowContrast: 2)
+        let plain = try strokeContrast(scaled), raised = try strokeContrast(kept)
+        print("strokes in a dark photo: paper over stroke \(plain) scaled, \(raised) kept; lightness \(try lightness(scaled)), \(try lightness(kept)) against \(try lightness(dark))")
+        #expect(abs(plain - 250.0 / 130) < 0.2, "scaled: the drawing's own ratio, \(plain)")
+        #expect(raised > 1.8 * plain, "kept: \(raised) against \(plain)")
+        #expect(abs(try lightness(kept) - lightness(dark)) < 8, "its mean stays near the photo's")
+        // Lightened (a light photo), or coloured: the same bytes with it as without.
+        let light = try FilterBench.flat(230, size: side)
+        #expect(try PixelStats.maxAbsoluteDifference(ToneMatch.apply(hatched, like: light, reach: 8),
+                                                     ToneMatch.apply(hatched, like: light, reach: 8, shadowContrast: 2)) <= 1)
+        let coloured = try VipsImage.solid(width: side, height: side, pixel: [200, 120, 60]).reinterpreted(as: .srgb)
+        #expect(try PixelStats.maxAbsoluteDifference(ToneMatch.apply(coloured, like: dark, reach: 8),
+                                                     ToneMatch.apply(coloured, like: dark, reach: 8, shadowContrast: 2)) <= 1)
+    }
 }

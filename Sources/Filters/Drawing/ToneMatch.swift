@@ -22,13 +22,18 @@ public enum ToneMatch {
     /// The drawing's chroma (CIELAB) from which its lights are not lifted at all.
     static let paperChroma = 12.0
 
+    /// `shadowContrast`: where a grey drawing is darkened (a gain g under 1), its own contrast
+    /// about its local mean is raised to the power 1 + `shadowContrast` (1 - g), so its lines and
+    /// strokes stay as legible as drawn where the photo is dark (0: scaled with it, as light
+    /// falling off would).
     public static func apply(_ drawing: VipsImage, like photo: VipsImage, reach: Double,
-                             paperLift: Double = ToneMatch.paperLift) throws -> VipsImage {
+                             paperLift: Double = ToneMatch.paperLift, shadowContrast: Double = 0) throws -> VipsImage {
         let drawn = try rgb(drawing), model = try rgb(photo)
         guard drawn.width == model.width, drawn.height == model.height else {
             throw VipsError(operation: "tone match", message: "the photo and the drawing differ in size")
         }
-        return try PortraitOperations.toneMatch(drawn, like: model, reach: reach, paperLift: paperLift, paperChroma: paperChroma)
+        return try PortraitOperations.toneMatch(drawn, like: model, reach: reach, paperLift: paperLift, paperChroma: paperChroma,
+                                                shadowContrast: shadowContrast)
     }
 
     /// Three 8-bit bands: a grey image repeated, an alpha band dropped.

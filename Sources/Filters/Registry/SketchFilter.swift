@@ -38,6 +38,11 @@ public protocol SketchFilter: Sendable {
     /// lightness as it is). `ToneMatch.paperLift` by default.
     var paperLift: Double { get }
 
+    /// For styles that take the photo's tone: how much of their own contrast they keep where
+    /// the match darkens them (`ToneMatch`'s `shadowContrast`; 0, the default: scaled with the
+    /// photo's darkness).
+    var shadowContrast: Double { get }
+
     /// True for styles whose strokes and textures are sized to the face (the drawings, cartoon,
     /// relief): the compositor runs them on a copy of the crop resized so the face is 100 to
     /// 300 pixels across (`FilterContext.photoPixel` says by how much). False (the default)
@@ -55,6 +60,7 @@ extension SketchFilter {
     public var blendsThroughFaceMask: Bool { true }
     public var takesPhotoTone: Bool { false }
     public var paperLift: Double { ToneMatch.paperLift }
+    public var shadowContrast: Double { 0 }
     public var scalesWithFace: Bool { false }
 }
 

@@ -243,7 +243,8 @@ public struct FaceCompositor: Sendable {
         // the dark room: a panel called that "a dark smudge over the face").
         if filter.takesPhotoTone && options.tone == .photo {
             let surroundings = try behind.map(part) ?? source
-            filtered = try ToneMatch.apply(filtered, like: surroundings, reach: 0.12 * max(faceSize, 1), paperLift: filter.paperLift)
+            filtered = try ToneMatch.apply(filtered, like: surroundings, reach: 0.12 * max(faceSize, 1), paperLift: filter.paperLift,
+                                           shadowContrast: filter.shadowContrast)
         }
         return (filtered, try part(mask), reached)
     }
