@@ -23,6 +23,11 @@ public struct GraphiteFilter: SketchFilter {
     ]
     public init() {}
     public var takesPhotoTone: Bool { true }
+    /// Its strokes keep their contrast where the tone match darkens it, as pencil's do: blind
+    /// A/Bs preferred it 45 to 18 on the 21 panel faces and 24 to 12 on dark-skinned faces
+    /// (docs/look-panel.md). (Charcoal, already drawn in velvety blacks and white paper, split 30
+    /// to 33 with it and keeps 0.)
+    public var shadowContrast: Double { 2 }
     public var scalesWithFace: Bool { true }
 
     public func apply(to crop: VipsImage, settings: FilterSettings, context: FilterContext) throws -> VipsImage {
