@@ -27,7 +27,7 @@ public struct PencilFilter: SketchFilter {
     public let id = "pencil"
     public let name = "Pencil"
     public let summary = "Pencil drawing: outlines drawn as strokes, shading hatched in, paper in the lights."
-    public let judged: String? = "Judged blind against G'MIC's `pencilbw`, ImageMagick's `-sketch` and OpenCV's `pencilSketch` on 21 faces (13 of 80 px or less): a face drawn alone into its colour photo ranks second, behind G'MIC's drawing of the whole photo, most of all on small faces in groups and dim rooms; with the whole photo drawn (`--background-filter pencil`) pencil ranks first."
+    public let judged: String? = "Judged blind against G'MIC's `pencilbw`, ImageMagick's `-sketch` and OpenCV's `pencilSketch` on 21 faces (13 of 80 px or less): a face drawn alone into its colour photo ranks level with G'MIC's drawing of the whole photo (1.97 against 1.92 in mean rank, 31 to 32 head to head; ahead of it on faces over 80 px, just behind on smaller ones) and well ahead of the others; with the whole photo drawn (`--background-filter pencil`) pencil ranks first."
     public let parameters: [FilterParameter] = [
         FilterParameter("stroke", .number(range: 0.01...0.2, defaultValue: 0.06),
                         "Length of the outline strokes as a fraction of the face size."),
