@@ -164,10 +164,9 @@ void toneMatch(const unsigned char *drawingBytes, const unsigned char *photoByte
     photoL = smoothed(photoL, s);
     drawnLevel = smoothed(drawnLevel, s);
     drawnChroma = smoothed(drawnChroma, s);
-    // Not lifted from a chroma of `paperChroma` (a cartoon's bands, a relief's material,
-    // coloured pencil).
-    // With the gain, how grey the drawing is (1: a grey drawing on paper) and its local level,
-    // for the contrast a darkened grey drawing keeps (`shadowContrast`).
+    // The gain, its lights not lifted from a chroma of `paperChroma` (a cartoon's bands, a
+    // relief's material, coloured pencil); with it, how grey the drawing is there (1: a grey
+    // drawing on paper) and its local level, for the contrast a darkened grey drawing keeps.
     cv::Mat gain(small, CV_32F), paperOf(small, CV_32F), level(small, CV_32F);
     for (int y = 0; y < small.height; y++)
         for (int x = 0; x < small.width; x++) {
