@@ -43,6 +43,12 @@ char *sk_vips_error_take(void) {
     return text;
 }
 
+static _Thread_local int file_errors_depth = 0;
+
+int sk_file_errors_depth(void) { return file_errors_depth; }
+
+void sk_file_errors_depth_add(int delta) { file_errors_depth += delta; }
+
 void sk_vips_error_set(const char *message) {
     vips_error("sketchease", "%s", message);
 }

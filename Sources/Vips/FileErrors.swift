@@ -13,21 +13,44 @@ import Foundation
 /// a shared lock; one that fails is read or written once more under the exclusive lock, with no
 /// other file being read or written, and that second failure's message is its own. A damaged or
 /// unwritable file fails the same way twice, so the cost is one more try at a bad file.
+///
+/// Every other libvips call that can fail (an operation built, pixels computed) takes the shared
+/// lock too (`beside`): an operation failing elsewhere during a file's second try took that
+/// file's message from the buffer, or added its own to it (a test suite's deliberate failures,
+/// running beside `FileErrorsTests`, once left a damaged photo's reason empty).
 public enum FileErrors {
-    private static let lock = ReadWriteLock()
+    /// Writer-preferring: a file's second try is not starved by the calls beside it.
+    private static let lock = ReadWriteLock(preferringWriters: true)
 
     /// Runs `access` (opening, checking, decoding or writing one file); a `VipsError` it throws
-    /// carries messages of this file only.
+    /// carries messages of this file only. Within another file's access, as part of it.
     public static func attributed<T>(_ access: () throws -> T) throws -> T {
+        if sk_file_errors_depth() > 0 { return try access() }
         do {
-            return try lock.reading(access)
+            return try lock.reading { try inside(access) }
         } catch is VipsError {
             return try lock.writing {
                 // Text other files left before this point is not this file's.
                 _ = VipsError.takeFromLibvips(operation: "")
-                return try access()
+                return try inside(access)
             }
         }
+    }
+
+    /// Runs `call`, a libvips call that may fail and write its message to the shared buffer,
+    /// beside files being read and written but never during a file's second try. Within a
+    /// file's access, as part of it.
+    static func beside<T>(_ call: () throws -> T) rethrows -> T {
+        if sk_file_errors_depth() > 0 { return try call() }
+        return try lock.reading { try inside(call) }
+    }
+
+    /// `body` with the calling thread marked as within a section (the lock is not taken again:
+    /// a second shared lock on one thread waits behind a waiting writer).
+    private static func inside<T>(_ body: () throws -> T) rethrows -> T {
+        sk_file_errors_depth_add(1)
+        defer { sk_file_errors_depth_add(-1) }
+        return try body()
     }
 }
 
@@ -35,7 +58,15 @@ public enum FileErrors {
 final class ReadWriteLock: @unchecked Sendable {
     private let lock = UnsafeMutablePointer<pthread_rwlock_t>.allocate(capacity: 1)
 
-    init() { pthread_rwlock_init(lock, nil) }
+    init(preferringWriters: Bool = false) {
+        var attributes = pthread_rwlockattr_t()
+        pthread_rwlockattr_init(&attributes)
+        if preferringWriters {
+            pthread_rwlockattr_setkind_np(&attributes, Int32(PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP))
+        }
+        pthread_rwlock_init(lock, &attributes)
+        pthread_rwlockattr_destroy(&attributes)
+    }
 
     deinit {
         pthread_rwlock_destroy(lock)

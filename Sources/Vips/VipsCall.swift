@@ -11,17 +11,19 @@ public final class VipsCall {
     /// Builds operation `name` with the given arguments; throws libvips' message on failure.
     public init(_ name: String, _ arguments: KeyValuePairs<String, VipsArgument>) throws {
         try VipsRuntime.ensureStarted()
-        guard let fresh = sk_op_new(name) else {
-            throw VipsError.takeFromLibvips(operation: name)
+        self.op = try FileErrors.beside {
+            guard let fresh = sk_op_new(name) else {
+                throw VipsError.takeFromLibvips(operation: name)
+            }
+            for (key, value) in arguments where value.set(on: fresh, name: key) != 0 {
+                g_object_unref(fresh)
+                throw VipsError.takeFromLibvips(operation: name)
+            }
+            guard let built = sk_op_build(fresh) else {
+                throw VipsError.takeFromLibvips(operation: name)
+            }
+            return built
         }
-        for (key, value) in arguments where value.set(on: fresh, name: key) != 0 {
-            g_object_unref(fresh)
-            throw VipsError.takeFromLibvips(operation: name)
-        }
-        guard let built = sk_op_build(fresh) else {
-            throw VipsError.takeFromLibvips(operation: name)
-        }
-        self.op = built
         self.name = name
     }
 

@@ -241,9 +241,12 @@ extension VipsImage {
         let height = rows.count, width = rows.first?.count ?? 0
         precondition(width > 0 && rows.allSatisfy { $0.count == width }, "matrix rows must be non-empty and equal in length")
         let flat = rows.flatMap { $0 }
-        guard let made = flat.withUnsafeBufferPointer({
-            vips_image_new_matrix_from_array(Int32(width), Int32(height), $0.baseAddress, Int32($0.count))
-        }) else { throw VipsError.takeFromLibvips(operation: "matrix") }
+        let made = try FileErrors.beside {
+            guard let made = flat.withUnsafeBufferPointer({
+                vips_image_new_matrix_from_array(Int32(width), Int32(height), $0.baseAddress, Int32($0.count))
+            }) else { throw VipsError.takeFromLibvips(operation: "matrix") }
+            return made
+        }
         return VipsImage(owning: made)
     }
 

@@ -52,24 +52,28 @@ public final class VipsImage: @unchecked Sendable {
 
     public func string(field: String) -> String? {
         guard hasField(field) else { return nil }
-        var value: UnsafePointer<CChar>?
-        guard vips_image_get_string(pointer, field, &value) == 0, let value else {
-            _ = VipsError.takeFromLibvips(operation: "get \(field)")
-            return nil
+        return FileErrors.beside {
+            var value: UnsafePointer<CChar>?
+            guard vips_image_get_string(pointer, field, &value) == 0, let value else {
+                _ = VipsError.takeFromLibvips(operation: "get \(field)")
+                return nil
+            }
+            return String(cString: value)
         }
-        return String(cString: value)
     }
 
     /// The bytes of a binary metadata field ("icc-profile-data", "exif-data"), nil when absent.
     public func blob(field: String) -> [UInt8]? {
         guard hasField(field) else { return nil }
-        var data: UnsafeRawPointer?
-        var length = 0
-        guard vips_image_get_blob(pointer, field, &data, &length) == 0, let data else {
-            _ = VipsError.takeFromLibvips(operation: "get \(field)")
-            return nil
+        return FileErrors.beside {
+            var data: UnsafeRawPointer?
+            var length = 0
+            guard vips_image_get_blob(pointer, field, &data, &length) == 0, let data else {
+                _ = VipsError.takeFromLibvips(operation: "get \(field)")
+                return nil
+            }
+            return Array(UnsafeRawBufferPointer(start: data, count: length))
         }
-        return Array(UnsafeRawBufferPointer(start: data, count: length))
     }
 
     /// Names of every metadata field (EXIF, XMP, ICC, ...).
@@ -98,8 +102,9 @@ extension VipsImage {
     /// regions out of order (crops, rotation) — for those keep the default random access.
     public static func load(path: String, sequential: Bool = false) throws -> VipsImage {
         try VipsRuntime.ensureStarted()
-        guard let loader = vips_foreign_find_load(path) else {
-            throw VipsError.takeFromLibvips(operation: "load")
+        let loader = try FileErrors.beside {
+            guard let loader = vips_foreign_find_load(path) else { throw VipsError.takeFromLibvips(operation: "load") }
+            return loader
         }
         return try VipsCall.image(String(cString: loader), [
             "filename": .string(path),
@@ -111,10 +116,12 @@ extension VipsImage {
     /// Computes every pixel now into one memory buffer. Later operations read it at random,
     /// and any decoding error is raised here.
     public func inMemory() throws -> VipsImage {
-        guard let copy = vips_image_copy_memory(pointer) else {
-            throw VipsError.takeFromLibvips(operation: "copy_memory")
+        try FileErrors.beside {
+            guard let copy = vips_image_copy_memory(pointer) else {
+                throw VipsError.takeFromLibvips(operation: "copy_memory")
+            }
+            return VipsImage(owning: copy)
         }
-        return VipsImage(owning: copy)
     }
 
     /// Whether the image is held whole in memory (made from pixels, or computed into memory).
@@ -145,11 +152,13 @@ extension VipsImage {
     /// A new image held in memory over a copy of `bytes`: `width` × `height` pixels with this
     /// image's bands and band format, read as `type` (this image's interpretation by default).
     func holding(_ bytes: UnsafeRawBufferPointer, width: Int, height: Int, as type: VipsInterpretation? = nil) throws -> VipsImage {
-        guard let made = sk_image_from_memory(bytes.baseAddress, bytes.count, Int32(width), Int32(height), Int32(bands),
-                                              vips_image_get_format(pointer), type ?? vips_image_get_interpretation(pointer)) else {
-            throw VipsError.takeFromLibvips(operation: "new_from_memory")
+        try FileErrors.beside {
+            guard let made = sk_image_from_memory(bytes.baseAddress, bytes.count, Int32(width), Int32(height), Int32(bands),
+                                                  vips_image_get_format(pointer), type ?? vips_image_get_interpretation(pointer)) else {
+                throw VipsError.takeFromLibvips(operation: "new_from_memory")
+            }
+            return VipsImage(owning: made)
         }
-        return VipsImage(owning: made)
     }
 
     /// Opens an image with shrink-on-load so its longest side is at most `maxSide`, upright.
@@ -179,11 +188,13 @@ extension VipsImage {
                                           format: VipsBandFormat) throws -> VipsImage {
         try VipsRuntime.ensureStarted()
         precondition(values.count == width * height * bands, "pixel buffer size mismatch")
-        let made = values.withUnsafeBytes { raw in
-            vips_image_new_from_memory_copy(raw.baseAddress, raw.count, Int32(width), Int32(height), Int32(bands), format)
+        return try FileErrors.beside {
+            let made = values.withUnsafeBytes { raw in
+                vips_image_new_from_memory_copy(raw.baseAddress, raw.count, Int32(width), Int32(height), Int32(bands), format)
+            }
+            guard let made else { throw VipsError.takeFromLibvips(operation: "new_from_memory") }
+            return VipsImage(owning: made)
         }
-        guard let made else { throw VipsError.takeFromLibvips(operation: "new_from_memory") }
-        return VipsImage(owning: made)
     }
 
     /// A constant image: every pixel equals `pixel` (one value per band), 8-bit.
@@ -206,12 +217,14 @@ extension VipsImage {
         if let memory = sk_image_memory(pointer, &held) {
             return Array(UnsafeRawBufferPointer(start: memory, count: held))
         }
-        var size = 0
-        guard let memory = vips_image_write_to_memory(pointer, &size) else {
-            throw VipsError.takeFromLibvips(operation: "write_to_memory")
+        return try FileErrors.beside {
+            var size = 0
+            guard let memory = vips_image_write_to_memory(pointer, &size) else {
+                throw VipsError.takeFromLibvips(operation: "write_to_memory")
+            }
+            defer { g_free(memory) }
+            return Array(UnsafeRawBufferPointer(start: memory, count: size))
         }
-        defer { g_free(memory) }
-        return Array(UnsafeRawBufferPointer(start: memory, count: size))
     }
 
     /// How PNG rows are stored before zlib compresses them (PNG's per-row filters).
@@ -246,12 +259,14 @@ extension VipsImage {
     /// The image encoded in memory, in the format a file suffix names, with libvips' save
     /// options: `encoded(as: ".jpg[Q=85,strip]")`.
     public func encoded(as suffix: String) throws -> [UInt8] {
-        var size = 0
-        guard let buffer = sk_image_write_to_buffer(pointer, suffix, &size) else {
-            throw VipsError.takeFromLibvips(operation: "save to memory")
+        try FileErrors.beside {
+            var size = 0
+            guard let buffer = sk_image_write_to_buffer(pointer, suffix, &size) else {
+                throw VipsError.takeFromLibvips(operation: "save to memory")
+            }
+            defer { g_free(buffer) }
+            return Array(UnsafeRawBufferPointer(start: buffer, count: size))
         }
-        defer { g_free(buffer) }
-        return Array(UnsafeRawBufferPointer(start: buffer, count: size))
     }
 
     /// Writes a baseline JPEG at `quality` (1...100), chroma subsampled as cameras do.
@@ -280,8 +295,9 @@ extension VipsImage {
 
     /// Writes in the format the file name's suffix names (for tests and tools).
     public func save(path: String) throws {
-        guard let saver = vips_foreign_find_save(path) else {
-            throw VipsError.takeFromLibvips(operation: "save")
+        let saver = try FileErrors.beside {
+            guard let saver = vips_foreign_find_save(path) else { throw VipsError.takeFromLibvips(operation: "save") }
+            return saver
         }
         _ = try FileErrors.attributed { try VipsCall(String(cString: saver), ["in": .image(self), "filename": .string(path)]) }
     }

@@ -29,6 +29,17 @@ import Vips
         let rounds = 40
         let seen = Mutex<[[String?]]>([[], [], []])
         let group = DispatchGroup()
+        // Meanwhile, operations on no file fail too (a crop past an image's edge): each takes
+        // its own message from the same buffer, and may take a file's as it is written.
+        let filesDone = Atomic<Bool>(false)
+        let elsewhere = DispatchGroup()
+        for _ in 0..<2 {
+            elsewhere.enter()
+            Thread {
+                while !filesDone.load(ordering: .relaxed) { _ = try? image.crop(x: 60, y: 60, width: 32, height: 32) }
+                elsewhere.leave()
+            }.start()
+        }
         for thread in 0..<9 {
             let which = thread % 3
             group.enter()
@@ -41,6 +52,8 @@ import Vips
             }.start()
         }
         group.wait()
+        filesDone.store(true, ordering: .relaxed)
+        elsewhere.wait()
         for which in 0..<3 {
             let wrong = seen.withLock { $0[which] }.filter { $0 != alone[which] }
             #expect(wrong.isEmpty, "\(which < 2 ? damaged[which] : unwritable): \(wrong.count) of \(3 * rounds) messages differ from its own, e.g. \(String(describing: wrong.first))")

@@ -16,6 +16,11 @@ int sk_vips_start(const char *program_name);
  * Returns a newly allocated string (free with g_free), never NULL. */
 char *sk_vips_error_take(void);
 
+/* How deep the calling thread is in FileErrors' sections (a thread-local count): a call
+ * made within one is already covered by it. */
+int sk_file_errors_depth(void);
+void sk_file_errors_depth_add(int delta);
+
 /* Append a message to libvips' error buffer (domain "sketchease"). */
 void sk_vips_error_set(const char *message);
 
