@@ -19,8 +19,7 @@ import Foundation
 /// file's message from the buffer, or added its own to it (a test suite's deliberate failures,
 /// running beside `FileErrorsTests`, once left a damaged photo's reason empty).
 public enum FileErrors {
-    /// Writer-preferring: a file's second try is not starved by the calls beside it.
-    private static let lock = ReadWriteLock(preferringWriters: true)
+    private static let lock = ReadWriteLock()
 
     /// Runs `access` (opening, checking, decoding or writing one file); a `VipsError` it throws
     /// carries messages of this file only. Within another file's access, as part of it.
@@ -54,16 +53,15 @@ public enum FileErrors {
     }
 }
 
-/// A POSIX reader-writer lock: many readers at once, or one writer.
+/// A POSIX reader-writer lock: many readers at once, or one writer. Writer-preferring (a file's
+/// second try is not starved by the calls beside it), so a thread must not take it twice.
 final class ReadWriteLock: @unchecked Sendable {
     private let lock = UnsafeMutablePointer<pthread_rwlock_t>.allocate(capacity: 1)
 
-    init(preferringWriters: Bool = false) {
+    init() {
         var attributes = pthread_rwlockattr_t()
         pthread_rwlockattr_init(&attributes)
-        if preferringWriters {
-            pthread_rwlockattr_setkind_np(&attributes, Int32(PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP))
-        }
+        pthread_rwlockattr_setkind_np(&attributes, Int32(PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP))
         pthread_rwlock_init(lock, &attributes)
         pthread_rwlockattr_destroy(&attributes)
     }
