@@ -483,6 +483,9 @@ void pencilTexture(int width, int height, float length, float widthPx, float ang
         // same pixels, in the same order, as wrapping each); one near an edge wraps them.
         std::vector<Tap> wrappedTaps = taps;
         std::vector<ptrdiff_t> offsets(taps.size());
+        // Inside the tile, with room for the runs' filling, a stroke is added a run of
+        // neighbouring pixels at a time (the same sums: + 0 x the dot past its taps).
+        const TapRuns runs(taps, width, false);
         int left = 0, right = 0, top = 0, bottom = 0;
         for (size_t k = 0; k < taps.size(); k++) {
             const Tap &t = taps[k];
@@ -500,6 +503,10 @@ void pencilTexture(int width, int height, float length, float widthPx, float ang
             for (int x = 0; x < width; x++) {
                 if (chance[x] >= perPixel) continue;
                 float dot = (0.4f + 0.6f * hashUnit(y, x, seed * 7 + family)) * len;
+                if (rowInside && x + left >= 0 && x + right + TapRuns::slack < width) {
+                    runs.draw(graphite.ptr<float>(y) + x, dot);
+                    continue;
+                }
                 if (rowInside && x + left >= 0 && x + right < width) {
                     float *at = graphite.ptr<float>(y) + x;
                     for (size_t k = 0; k < taps.size(); k++) at[offsets[k]] += dot * taps[k].weight;
@@ -538,8 +545,11 @@ void pencilTexture(int width, int height, float length, float widthPx, float ang
 /// the same face is hatched alike from frame to frame.
 struct TextureTile {
     int side;
-    std::vector<float> exponent;
-    float meanLog; // the mean natural log of its brightness (negative)
+    std::vector<unsigned char> level; // side x side
+    float exponentOf[256];            // a level's exponent
+    float meanLog;                    // the mean natural log of its brightness (negative)
+    /// The exponent at a pixel (`at` = row x side + column).
+    float exponent(size_t at) const { return exponentOf[level[at]]; }
 };
 
 /// Stroke sizes are rounded to an eighth of an octave before a tile is made or looked up, so a
@@ -548,12 +558,15 @@ float roundedSize(float value) {
     return std::exp2(std::round(8 * std::log2(std::max(value, 0.25f))) / 8);
 }
 
-std::shared_ptr<const TextureTile> textureTile(float length, float widthPx, float angle, StrokeFamilies families) {
+/// `variant` seeds the strokes' dots: tiles of neighbouring slants that a face's hatching
+/// blends between do not start their strokes at the same dots.
+std::shared_ptr<const TextureTile> textureTile(float length, float widthPx, float angle, StrokeFamilies families,
+                                               unsigned variant = 0) {
     static std::mutex lock;
-    using Key = std::tuple<float, float, float, StrokeFamilies>;
+    using Key = std::tuple<float, float, float, StrokeFamilies, unsigned>;
     static std::list<std::pair<Key, std::shared_ptr<const TextureTile>>> recent; // newest first
-    const size_t kept = 12; // 1 MB each for the usual 512 × 512
-    Key key{length, widthPx, angle, families};
+    const size_t kept = 48; // 256 kB each for the usual 512 × 512
+    Key key{length, widthPx, angle, families, variant};
     std::lock_guard<std::mutex> guard(lock);
     for (auto it = recent.begin(); it != recent.end(); ++it)
         if (it->first == key) {
@@ -562,21 +575,17 @@ std::shared_ptr<const TextureTile> textureTile(float length, float widthPx, floa
         }
     // Several strokes long, so its repeats are not seen.
     int side = std::max(512, int(std::ceil(4 * length)));
-    std::vector<unsigned char> bytes(size_t(side) * side);
-    pencilTexture(side, side, length, widthPx, angle, 0x5e7c11u, bytes.data(), families);
     auto tile = std::make_shared<TextureTile>();
     tile->side = side;
-    tile->exponent.resize(bytes.size());
+    tile->level.resize(size_t(side) * side);
+    pencilTexture(side, side, length, widthPx, angle, 0x5e7c11u + 0x9e37u * variant, tile->level.data(), families);
     // The tile's bytes take 256 values: their logs are taken once each, not once a pixel.
     float logOf[256];
     for (int level = 0; level < 256; level++) logOf[level] = std::log(level / 255.0f);
     double sum = 0;
-    for (size_t i = 0; i < bytes.size(); i++) {
-        tile->exponent[i] = logOf[bytes[i]];
-        sum += tile->exponent[i];
-    }
-    float meanLog = std::min(-0.01f, float(sum / double(bytes.size())));
-    for (float &e : tile->exponent) e /= meanLog;
+    for (unsigned char b : tile->level) sum += logOf[b];
+    float meanLog = std::min(-0.01f, float(sum / double(tile->level.size())));
+    for (int level = 0; level < 256; level++) tile->exponentOf[level] = logOf[level] / meanLog;
     tile->meanLog = meanLog;
     recent.emplace_front(key, tile);
     if (recent.size() > kept) recent.pop_back();
@@ -586,6 +595,111 @@ std::shared_ptr<const TextureTile> textureTile(float length, float widthPx, floa
 /// Where a seed puts a face's window in a tile.
 cv::Point tileOffset(unsigned seed, int side) {
     return {int(hashUnit(seed, 1, 0x7a11u) * float(side - 1)), int(hashUnit(seed, 2, 0x7a11u) * float(side - 1))};
+}
+
+// MARK: Hatching that turns with the forms
+
+/// The slants a pencil face's hatching is laid at: the plan's own and seven more, an eighth of a
+/// half turn apart.
+constexpr int hatchSlants = 8;
+
+/// atan2(y, x) within 1e-5 radians (Abramowitz & Stegun 4.4.49), several times faster than the
+/// library's.
+inline float quickAtan2(float y, float x) {
+    float ax = std::abs(x), ay = std::abs(y);
+    float big = std::max(ax, ay), small = std::min(ax, ay);
+    if (big == 0) return 0;
+    float z = small / big, z2 = z * z;
+    float a = z * (0.9998660f + z2 * (-0.3302995f + z2 * (0.1801410f + z2 * (-0.0851330f + z2 * 0.0208351f))));
+    if (ay > ax) a = float(CV_PI / 2) - a;
+    if (x < 0) a = float(CV_PI) - a;
+    return y < 0 ? -a : a;
+}
+
+/// Where a face's hatching turns, per pixel: the slant below its direction (0 = the plan's
+/// own, each next an eighth of a half turn on) and how far (0...1) toward the next one.
+struct HatchDirections {
+    cv::Mat slant; // CV_8U
+    cv::Mat share; // CV_8U, 255 = all the next slant
+    bool used[hatchSlants] = {};
+};
+
+/// The hatching's direction along the tone's isophotes, as a hand shades a form: across a
+/// jaw's shadow, not down it. The forms are the grey's at the scale of the face (`formSize`
+/// pixels across): its gradients' structure tensor, on a copy where the face is some 64
+/// pixels across, softened over an eighth of the face. The plan's fixed slant weighs in as a
+/// tensor of its own, the face's mean gradient energy over `follow`: where the forms are weak
+/// (flat light, a small face's few pixels) the strokes keep the fixed slant, and only a form
+/// as marked as the face's usual shading turns them halfway. The copy is reduced by whole
+/// blocks laid from the canvas's corner (`origin`), so a part of a picture turns its strokes
+/// as the whole does.
+HatchDirections hatchDirections(const cv::Mat &grey, float formSize, float follow, float fixedSlant, cv::Rect skin,
+                                cv::Point origin) {
+    const int width = grey.cols, height = grey.rows;
+    const int factor = std::max(1, int(std::lround(formSize / 64)));
+    const int left = origin.x % factor, top = origin.y % factor;
+    const int across = (left + width + factor - 1) / factor, down = (top + height + factor - 1) / factor;
+    cv::Mat blocks, small;
+    cv::copyMakeBorder(grey, blocks, top, down * factor - top - height, left, across * factor - left - width, cv::BORDER_REPLICATE);
+    if (factor > 1) reducedByArea(blocks, small, cv::Size(across, down));
+    else small = blocks;
+    cv::Mat levels;
+    small.convertTo(levels, CV_32F, 1.0 / 255);
+    const float face = formSize / float(factor);
+    blurred(levels, levels, std::max(0.5f, 0.04f * face));
+    cv::Mat gx, gy;
+    cv::Sobel(levels, gx, CV_32F, 1, 0, 3, 1.0 / 8, 0, cv::BORDER_REFLECT);
+    cv::Sobel(levels, gy, CV_32F, 0, 1, 3, 1.0 / 8, 0, cv::BORDER_REFLECT);
+    // The tensor as its doubled angle, turned a quarter: the isophotes' direction.
+    cv::Mat c = gy.mul(gy) - gx.mul(gx), s = -2 * gx.mul(gy), energy = gx.mul(gx) + gy.mul(gy);
+    const float reach = 0.12f * face;
+    blurred(c, c, reach);
+    blurred(s, s, reach);
+    blurred(energy, energy, reach);
+    cv::Rect faceBlocks = cv::Rect((skin.x + left) / factor, (skin.y + top) / factor, skin.width / factor, skin.height / factor) &
+                          cv::Rect(0, 0, across, down);
+    const float mean = float(faceBlocks.area() >= 4 ? cv::mean(energy(faceBlocks))[0] : cv::mean(energy)[0]);
+    // (A flat crop, no gradient at all, keeps the fixed slant too.)
+    const float fixedWeight = std::max(mean, 1e-9f) / follow;
+    c += fixedWeight * std::cos(2 * fixedSlant);
+    s += fixedWeight * std::sin(2 * fixedSlant);
+    // Enlarged back a row at a time (bilinear, as cv::resize would, from the blocks' centres):
+    // a whole photo's drawing holds two bytes a pixel for it, not two floats.
+    HatchDirections out;
+    out.slant.create(height, width, CV_8U);
+    out.share.create(height, width, CV_8U);
+    std::vector<int> column(width);
+    std::vector<float> columnShare(width);
+    for (int x = 0; x < width; x++) {
+        float at = std::max(0.0f, (float(x + left) + 0.5f) / float(factor) - 0.5f);
+        column[x] = std::min(across - 1, int(at));
+        columnShare[x] = column[x] + 1 < across ? at - float(column[x]) : 0.0f;
+    }
+    const float perSlant = hatchSlants / float(CV_PI);
+    for (int y = 0; y < height; y++) {
+        float at = std::max(0.0f, (float(y + top) + 0.5f) / float(factor) - 0.5f);
+        const int row = std::min(down - 1, int(at)), next = std::min(down - 1, row + 1);
+        const float downShare = at - float(row);
+        const float *c0 = c.ptr<float>(row), *c1 = c.ptr<float>(next), *s0 = s.ptr<float>(row), *s1 = s.ptr<float>(next);
+        unsigned char *slant = out.slant.ptr<unsigned char>(y), *share = out.share.ptr<unsigned char>(y);
+        for (int x = 0; x < width; x++) {
+            const int i = column[x], j = std::min(across - 1, i + 1);
+            const float f = columnShare[x];
+            float cTop = c0[i] + (c0[j] - c0[i]) * f, cBottom = c1[i] + (c1[j] - c1[i]) * f;
+            float sTop = s0[i] + (s0[j] - s0[i]) * f, sBottom = s1[i] + (s1[j] - s1[i]) * f;
+            float cv_ = cTop + (cBottom - cTop) * downShare, sv = sTop + (sBottom - sTop) * downShare;
+            float turn = (0.5f * quickAtan2(sv, cv_) - fixedSlant) * perSlant;
+            turn -= hatchSlants * std::floor(turn / hatchSlants);
+            if (turn > hatchSlants - 0.5f / 255) turn = 0; // the fixed slant, rounding aside
+            int k = std::min(hatchSlants - 1, int(turn));
+            int toward = std::min(255, int(std::lround(255 * (turn - float(k)))));
+            slant[x] = (unsigned char)k;
+            share[x] = (unsigned char)toward;
+            out.used[k] = true;
+            if (toward > 0) out.used[(k + 1) % hatchSlants] = true;
+        }
+    }
+    return out;
 }
 
 // MARK: The whole drawing
@@ -649,12 +763,31 @@ void pencil(const unsigned char *rgb, int width, int height, const sk_pencil_pla
         strokeShare[level] += (1 - strokeShare[level]) * plan.stroke_share;
     }
     // Even strokes: short strokes of mixed lengths in a face's half-lights read as stubble
-    // (docs/look-panel.md, 2026-11-29: "a fake beard").
-    auto first = textureTile(roundedSize(plan.hatch_length), roundedSize(plan.hatch_width), plan.hatch_angle, StrokeFamilies::even);
-    auto second = textureTile(roundedSize(0.8f * plan.hatch_length), roundedSize(plan.hatch_width), plan.cross_angle,
-                              StrokeFamilies::even);
+    // (docs/look-panel.md, 2026-11-29: "a fake beard"). Turning with the forms, a tile per
+    // slant the face uses, the second layer always across the first.
     if (plan.origin_x < 0 || plan.origin_y < 0) throw std::invalid_argument("pencil: the origin must not be negative");
+    if (!(plan.hatch_follow >= 0)) throw std::invalid_argument("pencil: hatch_follow must not be negative");
     cv::Point origin(plan.origin_x, plan.origin_y);
+    const bool turning = plan.hatch_follow > 0;
+    HatchDirections directions;
+    if (turning)
+        directions = hatchDirections(grey, std::max(1.0f, plan.form_size), plan.hatch_follow, plan.hatch_angle,
+                                     cv::Rect(int(plan.skin_x), int(plan.skin_y), int(plan.skin_width), int(plan.skin_height)), origin);
+    else
+        directions.used[0] = true;
+    std::shared_ptr<const TextureTile> firsts[hatchSlants], seconds[hatchSlants];
+    for (int k = 0; k < hatchSlants; k++) {
+        if (!directions.used[k]) continue;
+        const float turn = float(CV_PI) * k / hatchSlants;
+        firsts[k] = textureTile(roundedSize(plan.hatch_length), roundedSize(plan.hatch_width), plan.hatch_angle + turn,
+                                StrokeFamilies::even, unsigned(k));
+        seconds[k] = textureTile(roundedSize(0.8f * plan.hatch_length), roundedSize(plan.hatch_width), plan.cross_angle + turn,
+                                 StrokeFamilies::even, unsigned(k));
+    }
+    // Every slant's tiles are the same size (one stroke length and width).
+    int used = 0;
+    while (!directions.used[used]) used++;
+    auto first = firsts[used], second = seconds[used];
     cv::Point firstAt = tileOffset(plan.seed, first->side) + origin, secondAt = tileOffset(plan.seed + 1, second->side) + origin;
     std::vector<int> firstColumn(width), secondColumn(width);
     for (int x = 0; x < width; x++) {
@@ -671,14 +804,33 @@ void pencil(const unsigned char *rgb, int width, int height, const sk_pencil_pla
     for (int y = 0; y < height; y++) {
         const unsigned char *level = toneSource.ptr<unsigned char>(y);
         const float *line = lines.ptr<float>(y), *grainRow = grain.ptr<float>(y);
-        const float *e1 = first->exponent.data() + size_t((y + firstAt.y) % first->side) * first->side;
-        const float *e2 = second->exponent.data() + size_t((y + secondAt.y) % second->side) * second->side;
+        const size_t row1 = size_t((y + firstAt.y) % first->side) * first->side;
+        const size_t row2 = size_t((y + secondAt.y) % second->side) * second->side;
+        const unsigned char *slant = turning ? directions.slant.ptr<unsigned char>(y) : nullptr;
+        const unsigned char *share = turning ? directions.share.ptr<unsigned char>(y) : nullptr;
         const unsigned char *spot = detail.spots(y), *around = detail.surroundings(y);
         unsigned char *out = outRGB + size_t(y) * width * 3;
         for (int x = 0; x < width; x++) {
             int l = level[x];
+            const size_t at1 = row1 + firstColumn[x], at2 = row2 + secondColumn[x];
+            float e1, e2;
+            if (slant) {
+                // Between two slants' strokes: their exponents blended (each tile's mean is 1,
+                // so the blend lays in the same tone).
+                int k = slant[x], next = (k + 1) % hatchSlants;
+                e1 = firsts[k]->exponent(at1);
+                e2 = seconds[k]->exponent(at2);
+                if (share[x]) {
+                    const float on = share[x] / 255.0f;
+                    e1 += (firsts[next]->exponent(at1) - e1) * on;
+                    e2 += (seconds[next]->exponent(at2) - e2) * on;
+                }
+            } else {
+                e1 = first->exponent(at1);
+                e2 = second->exponent(at2);
+            }
             // Both layers of strokes: the light tones in the first, the rest across it.
-            float hatch = std::exp(e1[firstColumn[x]] * lightLog[l] + e2[secondColumn[x]] * restLog[l]);
+            float hatch = std::exp(e1 * lightLog[l] + e2 * restLog[l]);
             float hatched = tone[l] + (hatch - tone[l]) * strokeShare[l];
             // The paper a little below white, so its grain is not clipped away.
             float v = line[x] * hatched * (0.97f - plan.grain_strength * grainRow[x]);
@@ -763,11 +915,11 @@ void graphite(const unsigned char *rgb, int width, int height, const sk_graphite
     const cv::Point at = tileOffset(plan.seed, tile->side) + cv::Point(plan.origin_x, plan.origin_y);
     cv::Mat lnH(height, width, CV_32F), product(height, width, CV_32F), square(height, width, CV_32F);
     for (int y = 0; y < height; y++) {
-        const float *e = tile->exponent.data() + size_t((y + at.y) % tile->side) * tile->side;
+        const size_t row = size_t((y + at.y) % tile->side) * tile->side;
         const unsigned char *level = toneSource.ptr<unsigned char>(y);
         float *h = lnH.ptr<float>(y), *p = product.ptr<float>(y), *q = square.ptr<float>(y);
         for (int x = 0; x < width; x++) {
-            h[x] = e[(x + at.x) % tile->side] * tile->meanLog;
+            h[x] = tile->exponent(row + (x + at.x) % tile->side) * tile->meanLog;
             p[x] = h[x] * logTone[level[x]];
             q[x] = h[x] * h[x];
         }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TestSupport
 import Vips
@@ -107,6 +108,51 @@ import Vips
             #expect(abs(mean - level) < 25, "its lightness is the photo's: \(mean)")
             #expect(deviation > 2.5, "strokes, not a flat grey: deviation \(deviation)")
         }
+    }
+
+    /// The hatching turns with the forms: across a shadow's slope, as a hand shades a jaw or a
+    /// neck, where one slant everywhere read as "a fake beard". A face's light-to-shadow ramp
+    /// running down the crop turns its strokes toward the horizontal, one running across toward
+    /// the vertical; a flat tone keeps the fixed slant of -55 degrees. (The stroke direction is
+    /// measured from the drawing's own gradients, across the strokes; the ramp's tones are
+    /// hatched in one layer, above `crossHatchBelow`.)
+    @Test func theHatchingTurnsAcrossAShadowsSlope() throws {
+        let size = 240
+        func ramp(down: Bool) throws -> VipsImage {
+            var bytes = [UInt8](repeating: 0, count: size * size * 3)
+            for y in 0..<size {
+                for x in 0..<size {
+                    let t = Double(down ? y : x) / Double(size - 1)
+                    let level = UInt8((175 - 60 * t).rounded()), at = (y * size + x) * 3
+                    bytes[at] = level; bytes[at + 1] = level; bytes[at + 2] = level
+                }
+            }
+            return try VipsImage.fromPixels(bytes, width: size, height: size, bands: 3).reinterpreted(as: .srgb)
+        }
+        let settings = try FilterRegistry.standard.settings(for: "pencil", assignments: ["grain": "0", "edges": "0"])
+        let face = FaceRegion(x: 60, y: 40, width: 120, height: 160)
+        func strokeAngle(_ crop: VipsImage) throws -> Double {
+            let drawn = try pencil.apply(to: crop, settings: settings, context: FilterContext(faceSize: 160, seed: 3, faces: [face]))
+            let grey = try drawn.extractBands(0).pixels().map(Double.init)
+            var xx = 0.0, yy = 0.0, xy = 0.0
+            for y in 40..<200 {
+                for x in 40..<200 {
+                    let gx = grey[y * size + x + 1] - grey[y * size + x - 1], gy = grey[(y + 1) * size + x] - grey[(y - 1) * size + x]
+                    xx += gx * gx; yy += gy * gy; xy += gx * gy
+                }
+            }
+            // Across the strokes, turned a quarter: along them, in degrees within -90...90.
+            let across: Double = 0.5 * atan2(2 * xy, xx - yy) * 180 / Double.pi
+            var along = across + 90
+            if along > 90 { along -= 180 }
+            return along
+        }
+        let flat = try strokeAngle(FilterBench.flat(150, size: size))
+        let downward = try strokeAngle(ramp(down: true)), across = try strokeAngle(ramp(down: false))
+        print("pencil's strokes: flat \(flat) degrees, shadow down the crop \(downward), across it \(across)")
+        #expect(abs(flat + 55) < 8, "a flat tone keeps the fixed slant: \(flat)")
+        #expect(abs(downward) < 30, "a shadow down the crop is hatched across: \(downward)")
+        #expect(abs(across) > 65, "a shadow across the crop is hatched down: \(across)")
     }
 
     @Test func darknessParameterDarkens() throws {

@@ -110,6 +110,10 @@ typedef struct {
     float hatch_width;
     float hatch_angle;     /* radians, first layer; `cross_angle` the second */
     float cross_angle;
+    float hatch_follow;    /* how far the hatching turns along the forms' isophotes: the forms weigh
+                              this many times the fixed angles' for the face's mean shading
+                              (0 = every stroke at the fixed angles) */
+    float form_size;       /* the face's size in the crop's pixels: the scale of the forms followed */
     unsigned seed;         /* picks the face's window of the shared textures */
     float grain_size;      /* paper grain: softening of the noise (pixels) */
     float grain_strength;  /* how far the grain darkens the paper (0.97 - strength x grain) */

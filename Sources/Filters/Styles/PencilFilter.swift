@@ -93,6 +93,13 @@ public struct PencilFilter: SketchFilter {
     static let smallFaceStrokeShare = 0.4
     /// Tones below this are hatched twice, the second layer crossing the first.
     static let crossHatchBelow = 0.55
+    /// How far the hatching turns along the forms (sk_pencil_plan's `hatch_follow`): across a
+    /// jaw's or a neck's shadow rather than down it, where one slant everywhere read as "a fake
+    /// beard" on a soft-lit face. At 2, a form as marked as the face's usual shading turns its
+    /// strokes two thirds of the way; flat light keeps the fixed slant. A blind A/B on the 21
+    /// panel faces preferred it to the fixed slant 37 to 26, and to following the forms more
+    /// closely (5: "bands", "a twisted jaw") 38 to 25 (docs/look-panel.md).
+    static let hatchFollow = 2.0
 
     /// The tone (0...1, 1 = paper) each grey level (0...255) is hatched to, with `shading` of it
     /// laid in: paper from `paper` (a share of white) up.
@@ -170,6 +177,7 @@ public struct PencilFilter: SketchFilter {
                     stroke_share: Float(Self.smallFaceStrokeShare * sparse),
                     hatch_length: Float(hatchLength), hatch_width: Float(hatchWidth),
                     hatch_angle: Float(-55 * Double.pi / 180), cross_angle: Float(35 * Double.pi / 180),
+                    hatch_follow: Float(Self.hatchFollow), form_size: Float(skin.width > 0 ? max(skin.width, skin.height) : face),
                     seed: UInt32(truncatingIfNeeded: context.seed),
                     // Paper grain, on the paper and in the graphite alike: the paper a little
                     // below white, so its grain is not clipped away.
