@@ -27,7 +27,7 @@ public struct PencilFilter: SketchFilter {
     public let id = "pencil"
     public let name = "Pencil"
     public let summary = "Pencil drawing: outlines drawn as strokes, shading hatched in, paper in the lights."
-    public let judged: String? = "Judged blind against G'MIC's `pencilbw`, ImageMagick's `-sketch` and OpenCV's `pencilSketch` on 21 faces (13 of 80 px or less): a face drawn alone into its colour photo ranks level with G'MIC's drawing of the whole photo (1.97 against 1.92 in mean rank, 31 to 32 head to head; ahead of it on faces over 80 px, just behind on smaller ones) and well ahead of the others; with the whole photo drawn (`--background-filter pencil`) pencil ranks first."
+    public let judged: String? = "Judged blind against G'MIC's `pencilbw`, ImageMagick's `-sketch` and OpenCV's `pencilSketch` on 21 faces (13 of 80 px or less): a face drawn alone into its colour photo ranked level with G'MIC's drawing of the whole photo in one line-up (1.97 against 1.92 in mean rank) and behind it in the next (2.59 against 1.57, two of its three judges putting any drawing of the whole image first), well ahead of the others in both; with the whole photo drawn (`--background-filter pencil`) pencil ranks first."
     public let parameters: [FilterParameter] = [
         FilterParameter("stroke", .number(range: 0.01...0.2, defaultValue: 0.06),
                         "Length of the outline strokes as a fraction of the face size."),
@@ -95,10 +95,10 @@ public struct PencilFilter: SketchFilter {
     static let crossHatchBelow = 0.55
     /// How far the hatching turns along the forms (sk_pencil_plan's `hatch_follow`): across a
     /// jaw's or a neck's shadow rather than down it, where one slant everywhere read as "a fake
-    /// beard" on a soft-lit face. At 2, a form as marked as the face's usual shading turns its
-    /// strokes two thirds of the way; flat light keeps the fixed slant. A blind A/B on the 21
-    /// panel faces preferred it to the fixed slant 37 to 26, and to following the forms more
-    /// closely (5: "bands", "a twisted jaw") 38 to 25 (docs/look-panel.md).
+    /// beard" on a soft-lit face. At 2, a form as marked as the face's usual shading outweighs
+    /// the fixed slant two to one; flat light keeps the fixed slant. A blind A/B on the 21 panel
+    /// faces preferred it to the fixed slant 37 to 26, and to following the forms more closely
+    /// (5: "dark bands on the jaw") 38 to 25 (docs/look-panel.md).
     static let hatchFollow = 2.0
 
     /// The tone (0...1, 1 = paper) each grey level (0...255) is hatched to, with `shading` of it
