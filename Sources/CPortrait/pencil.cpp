@@ -619,12 +619,52 @@ inline float quickAtan2(float y, float x) {
     return y < 0 ? -a : a;
 }
 
-/// Where a face's hatching turns, per pixel: the slant below its direction (0 = the plan's
-/// own, each next an eighth of a half turn on) and how far (0...1) toward the next one.
+/// Where a face's hatching turns: each block's turn from the fixed slant, in slants (0...8, a
+/// half turn), enlarged a row of pixels at a time as the drawing goes (bilinear, as cv::resize
+/// would, from the blocks' centres; across the half turn's wrap, from the nearer side): one
+/// arctangent a block rather than a pixel, and no field the size of a whole photo held.
 struct HatchDirections {
-    cv::Mat slant; // CV_8U
-    cv::Mat share; // CV_8U, 255 = all the next slant
-    bool used[hatchSlants] = {};
+    cv::Mat turns; // CV_32F, a block each
+    int factor = 1, left = 0, top = 0;
+    std::vector<int> column;         // a pixel's block column
+    std::vector<float> columnShare;  // and how far toward the next
+    bool used[hatchSlants] = {};     // the slants some pixel may take
+
+    /// A row's blocks and how far down between them.
+    struct Row {
+        const float *above, *below;
+        float down;
+    };
+    Row row(int y) const {
+        float at = std::max(0.0f, (float(y + top) + 0.5f) / float(factor) - 0.5f);
+        const int r = std::min(turns.rows - 1, int(at)), next = std::min(turns.rows - 1, r + 1);
+        return {turns.ptr<float>(r), turns.ptr<float>(next), at - float(r)};
+    }
+
+    /// A row's pixels' slants below their directions (0 = the fixed one) and how far toward the
+    /// next (0...255; selects rather than branches on the pixels' values).
+    void fill(int y, unsigned char *slant, unsigned char *toward) const {
+        const Row r = row(y);
+        const float half = hatchSlants / 2.0f, full = hatchSlants;
+        const int width = int(column.size()), last = turns.cols - 1;
+        for (int x = 0; x < width; x++) {
+            const int i = column[x], j = std::min(last, i + 1);
+            const float f = columnShare[x];
+            const float a = r.above[i];
+            float b = r.above[j], c = r.below[i], d = r.below[j];
+            b += b - a > half ? -full : b - a < -half ? full : 0.0f;
+            c += c - a > half ? -full : c - a < -half ? full : 0.0f;
+            d += d - a > half ? -full : d - a < -half ? full : 0.0f;
+            const float upper = a + (b - a) * f, lower = c + (d - c) * f;
+            float turn = upper + (lower - upper) * r.down;
+            turn += turn < 0 ? full : turn >= full ? -full : 0.0f;
+            // The fixed slant's own, rounding aside, as 0.
+            turn = turn > full - 0.5f / 255 ? 0.0f : turn;
+            const int k = std::min(hatchSlants - 1, int(turn));
+            slant[x] = (unsigned char)k;
+            toward[x] = (unsigned char)std::min(255, int(255 * (turn - float(k)) + 0.5f));
+        }
+    }
 };
 
 /// The hatching's direction along the tone's isophotes, as a hand shades a form: across a
@@ -666,40 +706,41 @@ HatchDirections hatchDirections(const cv::Mat &grey, float formSize, float follo
     const float fixedWeight = std::max(mean, 1e-9f) / follow;
     c += fixedWeight * std::cos(2 * fixedSlant);
     s += fixedWeight * std::sin(2 * fixedSlant);
-    // Enlarged back a row at a time (bilinear, as cv::resize would, from the blocks' centres):
-    // a whole photo's drawing holds two bytes a pixel for it, not two floats.
+    // Each block's turn from the fixed slant, in slants: one arctangent a block, not a pixel.
+    const float perSlant = hatchSlants / float(CV_PI);
     HatchDirections out;
-    out.slant.create(height, width, CV_8U);
-    out.share.create(height, width, CV_8U);
-    std::vector<int> column(width);
-    std::vector<float> columnShare(width);
+    out.turns.create(down, across, CV_32F);
+    out.factor = factor, out.left = left, out.top = top;
+    for (int y = 0; y < down; y++) {
+        const float *cr = c.ptr<float>(y), *sr = s.ptr<float>(y);
+        float *t = out.turns.ptr<float>(y);
+        for (int x = 0; x < across; x++) {
+            float turn = (0.5f * quickAtan2(sr[x], cr[x]) - fixedSlant) * perSlant;
+            t[x] = turn - hatchSlants * std::floor(turn / hatchSlants);
+        }
+    }
+    out.column.resize(width);
+    out.columnShare.resize(width);
     for (int x = 0; x < width; x++) {
         float at = std::max(0.0f, (float(x + left) + 0.5f) / float(factor) - 0.5f);
-        column[x] = std::min(across - 1, int(at));
-        columnShare[x] = column[x] + 1 < across ? at - float(column[x]) : 0.0f;
+        out.column[x] = std::min(across - 1, int(at));
+        out.columnShare[x] = out.column[x] + 1 < across ? at - float(out.column[x]) : 0.0f;
     }
-    const float perSlant = hatchSlants / float(CV_PI);
-    for (int y = 0; y < height; y++) {
-        float at = std::max(0.0f, (float(y + top) + 0.5f) / float(factor) - 0.5f);
-        const int row = std::min(down - 1, int(at)), next = std::min(down - 1, row + 1);
-        const float downShare = at - float(row);
-        const float *c0 = c.ptr<float>(row), *c1 = c.ptr<float>(next), *s0 = s.ptr<float>(row), *s1 = s.ptr<float>(next);
-        unsigned char *slant = out.slant.ptr<unsigned char>(y), *share = out.share.ptr<unsigned char>(y);
-        for (int x = 0; x < width; x++) {
-            const int i = column[x], j = std::min(across - 1, i + 1);
-            const float f = columnShare[x];
-            float cTop = c0[i] + (c0[j] - c0[i]) * f, cBottom = c1[i] + (c1[j] - c1[i]) * f;
-            float sTop = s0[i] + (s0[j] - s0[i]) * f, sBottom = s1[i] + (s1[j] - s1[i]) * f;
-            float cv_ = cTop + (cBottom - cTop) * downShare, sv = sTop + (sBottom - sTop) * downShare;
-            float turn = (0.5f * quickAtan2(sv, cv_) - fixedSlant) * perSlant;
-            turn -= hatchSlants * std::floor(turn / hatchSlants);
-            if (turn > hatchSlants - 0.5f / 255) turn = 0; // the fixed slant, rounding aside
-            int k = std::min(hatchSlants - 1, int(turn));
-            int toward = std::min(255, int(std::lround(255 * (turn - float(k)))));
-            slant[x] = (unsigned char)k;
-            share[x] = (unsigned char)toward;
-            out.used[k] = true;
-            if (toward > 0) out.used[(k + 1) % hatchSlants] = true;
+    // The slants a pixel may take: a pixel's turn lies between its four blocks' (the nearer
+    // way round), so each pair of neighbouring rows and columns of blocks gives the range.
+    for (int y = 0; y < down; y++) {
+        const float *t0 = out.turns.ptr<float>(y), *t1 = out.turns.ptr<float>(std::min(down - 1, y + 1));
+        for (int x = 0; x < across; x++) {
+            const int x1 = std::min(across - 1, x + 1);
+            const float a = t0[x];
+            float low = a, high = a;
+            for (float t : {t0[x1], t1[x], t1[x1]}) {
+                if (t - a > hatchSlants / 2.0f) t -= hatchSlants;
+                else if (t - a < -hatchSlants / 2.0f) t += hatchSlants;
+                low = std::min(low, t), high = std::max(high, t);
+            }
+            for (int k = int(std::floor(low)); k <= int(std::floor(high)) + 1; k++)
+                out.used[((k % hatchSlants) + hatchSlants) % hatchSlants] = true;
         }
     }
     return out;
@@ -804,33 +845,46 @@ void pencil(const unsigned char *rgb, int width, int height, const sk_pencil_pla
     cv::Mat grain = paperGrain(NoiseWindow{plan.noise, plan.noise_side, plan.noise_x, plan.noise_y}, origin,
                                plan.grain_size, width, height);
 
+    // The tiles as plain pointers: the drawing's bytes written below could alias a tile's, as
+    // far as the compiler knows, and it would read each one's pointers again every pixel.
+    const unsigned char *firstLevels[hatchSlants] = {}, *secondLevels[hatchSlants] = {};
+    const float *firstExponents[hatchSlants] = {}, *secondExponents[hatchSlants] = {};
+    // (A slant no pixel takes, but as the next one with none of it, points at a tile any pixel
+    // could take: 0 x its exponent.)
+    for (int k = 0; k < hatchSlants; k++) {
+        const TextureTile &one = *(firsts[k] ? firsts[k] : first), &two = *(seconds[k] ? seconds[k] : second);
+        firstLevels[k] = one.level.data(), firstExponents[k] = one.exponentOf;
+        secondLevels[k] = two.level.data(), secondExponents[k] = two.exponentOf;
+    }
+    std::vector<unsigned char> slantRow(turning ? width : 0);
+    std::vector<unsigned char> towardRow(turning ? width : 0);
+    float shareOf[256];
+    for (int i = 0; i < 256; i++) shareOf[i] = i / 255.0f;
+
     for (int y = 0; y < height; y++) {
         const unsigned char *level = toneSource.ptr<unsigned char>(y);
         const float *line = lines.ptr<float>(y), *grainRow = grain.ptr<float>(y);
         const size_t row1 = size_t((y + firstAt.y) % first->side) * first->side;
         const size_t row2 = size_t((y + secondAt.y) % second->side) * second->side;
-        const unsigned char *slant = turning ? directions.slant.ptr<unsigned char>(y) : nullptr;
-        const unsigned char *share = turning ? directions.share.ptr<unsigned char>(y) : nullptr;
+        if (turning) directions.fill(y, slantRow.data(), towardRow.data());
         const unsigned char *spot = detail.spots(y), *around = detail.surroundings(y);
         unsigned char *out = outRGB + size_t(y) * width * 3;
         for (int x = 0; x < width; x++) {
             int l = level[x];
             const size_t at1 = row1 + firstColumn[x], at2 = row2 + secondColumn[x];
             float e1, e2;
-            if (slant) {
+            if (turning) {
                 // Between two slants' strokes: their exponents blended (each tile's mean is 1,
                 // so the blend lays in the same tone).
-                int k = slant[x], next = (k + 1) % hatchSlants;
-                e1 = firsts[k]->exponent(at1);
-                e2 = seconds[k]->exponent(at2);
-                if (share[x]) {
-                    const float on = share[x] / 255.0f;
-                    e1 += (firsts[next]->exponent(at1) - e1) * on;
-                    e2 += (seconds[next]->exponent(at2) - e2) * on;
-                }
+                const int k = slantRow[x], next = (k + 1) % hatchSlants;
+                const float on = shareOf[towardRow[x]];
+                e1 = firstExponents[k][firstLevels[k][at1]];
+                e2 = secondExponents[k][secondLevels[k][at2]];
+                e1 += (firstExponents[next][firstLevels[next][at1]] - e1) * on;
+                e2 += (secondExponents[next][secondLevels[next][at2]] - e2) * on;
             } else {
-                e1 = first->exponent(at1);
-                e2 = second->exponent(at2);
+                e1 = firstExponents[used][firstLevels[used][at1]];
+                e2 = secondExponents[used][secondLevels[used][at2]];
             }
             // Both layers of strokes: the light tones in the first, the rest across it.
             float hatch = std::exp(e1 * lightLog[l] + e2 * restLog[l]);
