@@ -455,8 +455,32 @@ void hashRow(int y, unsigned seed, int width, float *out) {
 /// slant (`even`: pencil's hatching, which reads as shading rather than as hair).
 enum class StrokeFamilies { varied, even };
 
+/// The paper's own grain in a texture: hashed noise, softened, wrapping round the tile's edges.
+/// Made once per size and seed and shared (a pencil face's slants share their grain): it cost
+/// a quarter of a tile.
+std::shared_ptr<const cv::Mat> textureGrain(int width, int height, unsigned seed) {
+    static std::mutex lock;
+    using Key = std::tuple<int, int, unsigned>;
+    static std::list<std::pair<Key, std::shared_ptr<const cv::Mat>>> recent; // newest first
+    const Key key{width, height, seed};
+    std::lock_guard<std::mutex> guard(lock);
+    for (auto it = recent.begin(); it != recent.end(); ++it)
+        if (it->first == key) {
+            recent.splice(recent.begin(), recent, it);
+            return recent.front().second;
+        }
+    cv::Mat grain(height, width, CV_32F);
+    for (int y = 0; y < height; y++) hashRow(y, seed ^ 0x9e3779b9u, width, grain.ptr<float>(y));
+    auto made = std::make_shared<const cv::Mat>(
+        wrappedFilter(grain, cv::getGaussianKernel(5, 0.7, CV_32F) * cv::getGaussianKernel(5, 0.7, CV_32F).t()));
+    recent.emplace_front(key, made);
+    if (recent.size() > 4) recent.pop_back();
+    return made;
+}
+
+/// A texture of strokes seeded by `seed`, its paper grain by `grainSeed`.
 void pencilTexture(int width, int height, float length, float widthPx, float angle, unsigned seed,
-                   unsigned char *outBytes, StrokeFamilies families) {
+                   unsigned char *outBytes, StrokeFamilies families, unsigned grainSeed) {
     if (width <= 0 || height <= 0 || width > 30000 || height > 30000)
         throw std::invalid_argument("image must be 1...30000 pixels on each side");
     length = std::max(3.0f, length);
@@ -522,15 +546,13 @@ void pencilTexture(int width, int height, float length, float widthPx, float ang
         }
     }
     // The paper's own grain, fine and faint.
-    cv::Mat grain(height, width, CV_32F);
-    for (int y = 0; y < height; y++) hashRow(y, seed ^ 0x9e3779b9u, width, grain.ptr<float>(y));
-    grain = wrappedFilter(grain, cv::getGaussianKernel(5, 0.7, CV_32F) * cv::getGaussianKernel(5, 0.7, CV_32F).t());
+    const std::shared_ptr<const cv::Mat> grain = textureGrain(width, height, grainSeed);
     // Layers of graphite absorb light multiplicatively: tone = exp(-k graphite), scaled so the
     // texture's mean is a middle grey with no pure paper left (every tone can be reached by a
     // power of it) and no pure black.
     cv::Mat tone;
     cv::exp(graphite * -1.2f, tone);
-    tone = tone.mul(1.0f - 0.25f * grain);
+    tone = tone.mul(1.0f - 0.25f * *grain);
     double mean = cv::mean(tone)[0];
     tone = tone * (0.62 / std::max(mean, 1e-3));
     cv::Mat out(height, width, CV_8U, outBytes);
@@ -581,7 +603,8 @@ std::shared_ptr<const TextureTile> textureTile(float length, float widthPx, floa
     auto tile = std::make_shared<TextureTile>();
     tile->side = side;
     tile->level.resize(size_t(side) * side);
-    pencilTexture(side, side, length, widthPx, angle, 0x5e7c11u + 0x9e37u * variant, tile->level.data(), families);
+    // Every variant's strokes seeded apart, on the same paper.
+    pencilTexture(side, side, length, widthPx, angle, 0x5e7c11u + 0x9e37u * variant, tile->level.data(), families, 0x5e7c11u);
     // The tile's bytes take 256 values: their logs are taken once each, not once a pixel.
     float logOf[256];
     for (int level = 0; level < 256; level++) logOf[level] = std::log(level / 255.0f);
@@ -873,7 +896,10 @@ void pencil(const unsigned char *rgb, int width, int height, const sk_pencil_pla
             int l = level[x];
             const size_t at1 = row1 + firstColumn[x], at2 = row2 + secondColumn[x];
             float e1, e2;
-            if (turning) {
+            if (lightLog[l] == 0 && restLog[l] == 0) {
+                // Paper: no strokes, whatever their slant (t^e is 1 for t = 1).
+                e1 = e2 = 0;
+            } else if (turning) {
                 // Between two slants' strokes: their exponents blended (each tile's mean is 1,
                 // so the blend lays in the same tone).
                 const int k = slantRow[x], next = (k + 1) % hatchSlants;
@@ -1020,7 +1046,7 @@ extern "C" int sk_pencil_strokes(const unsigned char *grey, int width, int heigh
 
 extern "C" int sk_pencil_texture(int width, int height, float length, float width_px, float angle, unsigned seed,
                                  unsigned char *out, char *error, int error_size) {
-    return guarded(error, error_size, [&] { pencilTexture(width, height, length, width_px, angle, seed, out, StrokeFamilies::varied); });
+    return guarded(error, error_size, [&] { pencilTexture(width, height, length, width_px, angle, seed, out, StrokeFamilies::varied, seed); });
 }
 
 extern "C" int sk_pencil(const unsigned char *rgb, int width, int height, const sk_pencil_plan *plan,
