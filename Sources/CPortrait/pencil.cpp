@@ -455,27 +455,41 @@ void hashRow(int y, unsigned seed, int width, float *out) {
 /// slant (`even`: pencil's hatching, which reads as shading rather than as hair).
 enum class StrokeFamilies { varied, even };
 
+/// The last `kept` values made for their keys, newest first, shared between threads: a value
+/// is made once (under the lock, so two threads do not make the same one) and handed out until
+/// it is among the least recently asked for.
+template <typename Key, typename Value> class Recent {
+  public:
+    explicit Recent(size_t kept) : kept(kept) {}
+    template <typename Make> std::shared_ptr<const Value> get(const Key &key, Make make) {
+        std::lock_guard<std::mutex> guard(lock);
+        for (auto it = values.begin(); it != values.end(); ++it)
+            if (it->first == key) {
+                values.splice(values.begin(), values, it);
+                return values.front().second;
+            }
+        values.emplace_front(key, make());
+        if (values.size() > kept) values.pop_back();
+        return values.front().second;
+    }
+
+  private:
+    const size_t kept;
+    std::mutex lock;
+    std::list<std::pair<Key, std::shared_ptr<const Value>>> values;
+};
+
 /// The paper's own grain in a texture: hashed noise, softened, wrapping round the tile's edges.
 /// Made once per size and seed and shared (a pencil face's slants share their grain): it cost
 /// a quarter of a tile.
 std::shared_ptr<const cv::Mat> textureGrain(int width, int height, unsigned seed) {
-    static std::mutex lock;
-    using Key = std::tuple<int, int, unsigned>;
-    static std::list<std::pair<Key, std::shared_ptr<const cv::Mat>>> recent; // newest first
-    const Key key{width, height, seed};
-    std::lock_guard<std::mutex> guard(lock);
-    for (auto it = recent.begin(); it != recent.end(); ++it)
-        if (it->first == key) {
-            recent.splice(recent.begin(), recent, it);
-            return recent.front().second;
-        }
-    cv::Mat grain(height, width, CV_32F);
-    for (int y = 0; y < height; y++) hashRow(y, seed ^ 0x9e3779b9u, width, grain.ptr<float>(y));
-    auto made = std::make_shared<const cv::Mat>(
-        wrappedFilter(grain, cv::getGaussianKernel(5, 0.7, CV_32F) * cv::getGaussianKernel(5, 0.7, CV_32F).t()));
-    recent.emplace_front(key, made);
-    if (recent.size() > 4) recent.pop_back();
-    return made;
+    static Recent<std::tuple<int, int, unsigned>, cv::Mat> made(4);
+    return made.get({width, height, seed}, [&] {
+        cv::Mat grain(height, width, CV_32F);
+        for (int y = 0; y < height; y++) hashRow(y, seed ^ 0x9e3779b9u, width, grain.ptr<float>(y));
+        return std::make_shared<const cv::Mat>(
+            wrappedFilter(grain, cv::getGaussianKernel(5, 0.7, CV_32F) * cv::getGaussianKernel(5, 0.7, CV_32F).t()));
+    });
 }
 
 /// A texture of strokes seeded by `seed`, its paper grain by `grainSeed`.
@@ -584,38 +598,28 @@ float roundedSize(float value) {
 /// blends between do not start their strokes at the same dots.
 std::shared_ptr<const TextureTile> textureTile(float length, float widthPx, float angle, StrokeFamilies families,
                                                unsigned variant = 0) {
-    static std::mutex lock;
-    using Key = std::tuple<float, float, float, StrokeFamilies, unsigned>;
-    static std::list<std::pair<Key, std::shared_ptr<const TextureTile>>> recent; // newest first
     // 256 kB each for the usual 512 × 512: a pencil face at one stroke size takes up to 16 (8
     // slants, 2 layers), and a clip of 8 faces of different sizes thrashed 48 (4.04x the floor
     // against 3.33x with these).
-    const size_t kept = 160;
-    Key key{length, widthPx, angle, families, variant};
-    std::lock_guard<std::mutex> guard(lock);
-    for (auto it = recent.begin(); it != recent.end(); ++it)
-        if (it->first == key) {
-            recent.splice(recent.begin(), recent, it);
-            return recent.front().second;
-        }
-    // Several strokes long, so its repeats are not seen.
-    int side = std::max(512, int(std::ceil(4 * length)));
-    auto tile = std::make_shared<TextureTile>();
-    tile->side = side;
-    tile->level.resize(size_t(side) * side);
-    // Every variant's strokes seeded apart, on the same paper.
-    pencilTexture(side, side, length, widthPx, angle, 0x5e7c11u + 0x9e37u * variant, tile->level.data(), families, 0x5e7c11u);
-    // The tile's bytes take 256 values: their logs are taken once each, not once a pixel.
-    float logOf[256];
-    for (int level = 0; level < 256; level++) logOf[level] = std::log(level / 255.0f);
-    double sum = 0;
-    for (unsigned char b : tile->level) sum += logOf[b];
-    float meanLog = std::min(-0.01f, float(sum / double(tile->level.size())));
-    for (int level = 0; level < 256; level++) tile->exponentOf[level] = logOf[level] / meanLog;
-    tile->meanLog = meanLog;
-    recent.emplace_front(key, tile);
-    if (recent.size() > kept) recent.pop_back();
-    return tile;
+    static Recent<std::tuple<float, float, float, StrokeFamilies, unsigned>, TextureTile> made(160);
+    return made.get({length, widthPx, angle, families, variant}, [&] {
+        // Several strokes long, so its repeats are not seen.
+        int side = std::max(512, int(std::ceil(4 * length)));
+        auto tile = std::make_shared<TextureTile>();
+        tile->side = side;
+        tile->level.resize(size_t(side) * side);
+        // Every variant's strokes seeded apart, on the same paper.
+        pencilTexture(side, side, length, widthPx, angle, 0x5e7c11u + 0x9e37u * variant, tile->level.data(), families, 0x5e7c11u);
+        // The tile's bytes take 256 values: their logs are taken once each, not once a pixel.
+        float logOf[256];
+        for (int level = 0; level < 256; level++) logOf[level] = std::log(level / 255.0f);
+        double sum = 0;
+        for (unsigned char b : tile->level) sum += logOf[b];
+        float meanLog = std::min(-0.01f, float(sum / double(tile->level.size())));
+        for (int level = 0; level < 256; level++) tile->exponentOf[level] = logOf[level] / meanLog;
+        tile->meanLog = meanLog;
+        return std::shared_ptr<const TextureTile>(tile);
+    });
 }
 
 /// Where a seed puts a face's window in a tile.
@@ -628,19 +632,6 @@ cv::Point tileOffset(unsigned seed, int side) {
 /// The slants a pencil face's hatching is laid at: the plan's own and seven more, an eighth of a
 /// half turn apart.
 constexpr int hatchSlants = 8;
-
-/// atan2(y, x) within 1e-5 radians (Abramowitz & Stegun 4.4.49), several times faster than the
-/// library's.
-inline float quickAtan2(float y, float x) {
-    float ax = std::abs(x), ay = std::abs(y);
-    float big = std::max(ax, ay), small = std::min(ax, ay);
-    if (big == 0) return 0;
-    float z = small / big, z2 = z * z;
-    float a = z * (0.9998660f + z2 * (-0.3302995f + z2 * (0.1801410f + z2 * (-0.0851330f + z2 * 0.0208351f))));
-    if (ay > ax) a = float(CV_PI / 2) - a;
-    if (x < 0) a = float(CV_PI) - a;
-    return y < 0 ? -a : a;
-}
 
 /// Where a face's hatching turns: each block's turn from the fixed slant, in slants (0...8, a
 /// half turn), enlarged a row of pixels at a time as the drawing goes (bilinear, as cv::resize
@@ -695,8 +686,8 @@ struct HatchDirections {
 /// pixels across): its gradients' structure tensor, on a copy where the face is some 64
 /// pixels across, softened over an eighth of the face. The plan's fixed slant weighs in as a
 /// tensor of its own, the face's mean gradient energy over `follow`: where the forms are weak
-/// (flat light, a small face's few pixels) the strokes keep the fixed slant, and only a form
-/// as marked as the face's usual shading turns them halfway. The copy is reduced by whole
+/// (flat light, a small face's few pixels) the strokes keep the fixed slant, and a form as
+/// marked as the face's usual shading outweighs it `follow` to one. The copy is reduced by whole
 /// blocks laid from the canvas's corner (`origin`), so a part of a picture turns its strokes
 /// as the whole does.
 HatchDirections hatchDirections(const cv::Mat &grey, float formSize, float follow, float fixedSlant, cv::Rect skin,
@@ -738,7 +729,7 @@ HatchDirections hatchDirections(const cv::Mat &grey, float formSize, float follo
         const float *cr = c.ptr<float>(y), *sr = s.ptr<float>(y);
         float *t = out.turns.ptr<float>(y);
         for (int x = 0; x < across; x++) {
-            float turn = (0.5f * quickAtan2(sr[x], cr[x]) - fixedSlant) * perSlant;
+            float turn = (0.5f * std::atan2(sr[x], cr[x]) - fixedSlant) * perSlant;
             t[x] = turn - hatchSlants * std::floor(turn / hatchSlants);
         }
     }
