@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <future>
 #include <list>
 #include <memory>
 #include <mutex>
@@ -431,13 +432,17 @@ cv::Mat wrappedFilter(const cv::Mat &m, const cv::Mat &kernel) {
     return filtered(cv::Rect(rx, ry, m.cols, m.rows)).clone();
 }
 
-/// A row of `hashUnit(x, y, seed)`, x in 0..<width: plain, or sixteen at a time with AVX-512
-/// (the same integer hash, conversion and division, so the same values).
+/// A row of `hashUnit(x, y, seed)`, x in 0..<width: plain, or eight at a time with AVX2,
+/// sixteen with AVX-512 (the same integer hash, conversion and division, so the same values).
 void hashRowPlain(int y, unsigned seed, int width, float *out) {
     for (int x = 0; x < width; x++) out[x] = hashUnit(x, y, seed);
 }
 
 #if defined(__x86_64__)
+__attribute__((target("avx2"))) void hashRowEight(int y, unsigned seed, int width, float *out) {
+    for (int x = 0; x < width; x++) out[x] = hashUnit(x, y, seed);
+}
+
 __attribute__((target("avx512f"))) void hashRowSixteen(int y, unsigned seed, int width, float *out) {
     for (int x = 0; x < width; x++) out[x] = hashUnit(x, y, seed);
 }
@@ -446,8 +451,37 @@ __attribute__((target("avx512f"))) void hashRowSixteen(int y, unsigned seed, int
 void hashRow(int y, unsigned seed, int width, float *out) {
 #if defined(__x86_64__)
     if (wideVectorInstructions()) return hashRowSixteen(y, seed, width, out);
+    if (vectorInstructions()) return hashRowEight(y, seed, width, out);
 #endif
     hashRowPlain(y, seed, width, out);
+}
+
+#if defined(__x86_64__)
+/// `columnsBelow`'s first whole eights with AVX2: where it stopped (`count` columns found).
+__attribute__((target("avx2"))) int columnsBelowEight(const float *chance, int width, float below, int *columns, int &count) {
+    const __m256 limit = _mm256_set1_ps(below);
+    int x = 0;
+    for (; x + 8 <= width; x += 8) {
+        unsigned mask = unsigned(_mm256_movemask_ps(_mm256_cmp_ps(_mm256_loadu_ps(chance + x), limit, _CMP_LT_OQ)));
+        while (mask) {
+            columns[count++] = x + __builtin_ctz(mask);
+            mask &= mask - 1;
+        }
+    }
+    return x;
+}
+#endif
+
+/// The columns of a row whose `chance` is below `below`, in order, into `columns`; their count.
+/// A few in a hundred are: with AVX2, eight compared at once and the few found from the mask.
+int columnsBelow(const float *chance, int width, float below, int *columns) {
+    int count = 0, x = 0;
+#if defined(__x86_64__)
+    if (vectorInstructions()) x = columnsBelowEight(chance, width, below, columns, count);
+#endif
+    for (; x < width; x++)
+        if (chance[x] < below) columns[count++] = x;
+    return count;
 }
 
 /// How a texture's strokes are laid: in three families of different lengths and slightly
@@ -456,27 +490,45 @@ void hashRow(int y, unsigned seed, int width, float *out) {
 enum class StrokeFamilies { varied, even };
 
 /// The last `kept` values made for their keys, newest first, shared between threads: a value
-/// is made once (under the lock, so two threads do not make the same one) and handed out until
-/// it is among the least recently asked for.
+/// is made once and handed out until it is among the least recently asked for. It is made
+/// outside the lock (a texture tile takes milliseconds, and two faces drawn side by side each
+/// make their own): a thread asking for a value another is making waits for that one alone.
 template <typename Key, typename Value> class Recent {
   public:
     explicit Recent(size_t kept) : kept(kept) {}
     template <typename Make> std::shared_ptr<const Value> get(const Key &key, Make make) {
-        std::lock_guard<std::mutex> guard(lock);
-        for (auto it = values.begin(); it != values.end(); ++it)
-            if (it->first == key) {
+        std::promise<std::shared_ptr<const Value>> promise;
+        Made made;
+        {
+            std::lock_guard<std::mutex> guard(lock);
+            auto it = std::find_if(values.begin(), values.end(), [&](const auto &entry) { return entry.first == key; });
+            if (it != values.end()) {
                 values.splice(values.begin(), values, it);
-                return values.front().second;
+                made = values.front().second;
+            } else {
+                values.emplace_front(key, promise.get_future().share());
+                if (values.size() > kept) values.pop_back();
             }
-        values.emplace_front(key, make());
-        if (values.size() > kept) values.pop_back();
-        return values.front().second;
+        }
+        if (made.valid()) return made.get();
+        try {
+            std::shared_ptr<const Value> value = make();
+            promise.set_value(value);
+            return value;
+        } catch (...) {
+            // Those waiting get the error; later calls try again.
+            promise.set_exception(std::current_exception());
+            std::lock_guard<std::mutex> guard(lock);
+            values.remove_if([&](const auto &entry) { return entry.first == key; });
+            throw;
+        }
     }
 
   private:
+    using Made = std::shared_future<std::shared_ptr<const Value>>;
     const size_t kept;
     std::mutex lock;
-    std::list<std::pair<Key, std::shared_ptr<const Value>>> values;
+    std::list<std::pair<Key, Made>> values;
 };
 
 /// The paper's own grain in a texture: hashed noise, softened, wrapping round the tile's edges.
@@ -513,6 +565,7 @@ void pencilTexture(int width, int height, float length, float widthPx, float ang
     const float slant[3] = {0.0f, 0.22f, -0.13f}, reach[3] = {1.0f, 0.65f, 0.4f};
     const float share[3] = {even ? 1.0f : 0.5f, 0.3f, 0.2f};
     std::vector<float> chance(width);
+    std::vector<int> starts(width);
     for (int family = 0; family < (even ? 1 : 3); family++) {
         float perPixel = share[family] * 1.6f / (length * reach[family] * widthPx);
         float len = length * reach[family];
@@ -534,12 +587,13 @@ void pencilTexture(int width, int height, float length, float widthPx, float ang
             wrappedTaps[k].dy = (t.dy % height + height) % height;
         }
         for (int y = 0; y < height; y++) {
-            // Where a stroke starts: each pixel's chance first, a row at a time (sixteen pixels at
-            // once with AVX-512), then the few that draw.
+            // Where a stroke starts: each pixel's chance first, a row at a time (eight pixels at
+            // once with AVX2, sixteen with AVX-512), then the few that draw.
             hashRow(y, seed * 3 + family, width, chance.data());
+            const int startCount = columnsBelow(chance.data(), width, perPixel, starts.data());
             const bool rowInside = y + top >= 0 && y + bottom < height;
-            for (int x = 0; x < width; x++) {
-                if (chance[x] >= perPixel) continue;
+            for (int i = 0; i < startCount; i++) {
+                const int x = starts[i];
                 float dot = (0.4f + 0.6f * hashUnit(y, x, seed * 7 + family)) * len;
                 if (rowInside && x + left >= 0 && x + right + TapRuns::slack < width) {
                     runs.draw(graphite.ptr<float>(y) + x, dot);
@@ -833,15 +887,24 @@ void pencil(const unsigned char *rgb, int width, int height, const sk_pencil_pla
                                      cv::Rect(int(plan.skin_x), int(plan.skin_y), int(plan.skin_width), int(plan.skin_height)), origin);
     else
         directions.used[0] = true;
+    // The tiles of the slants the face uses, made side by side where they are new (a face of a
+    // new size makes up to sixteen, some 3 ms each).
     std::shared_ptr<const TextureTile> firsts[hatchSlants], seconds[hatchSlants];
-    for (int k = 0; k < hatchSlants; k++) {
-        if (!directions.used[k]) continue;
-        const float turn = float(CV_PI) * k / hatchSlants;
-        firsts[k] = textureTile(roundedSize(plan.hatch_length), roundedSize(plan.hatch_width), plan.hatch_angle + turn,
-                                StrokeFamilies::even, unsigned(k));
-        seconds[k] = textureTile(roundedSize(0.8f * plan.hatch_length), roundedSize(plan.hatch_width), plan.cross_angle + turn,
-                                 StrokeFamilies::even, unsigned(k));
-    }
+    std::vector<int> wanted; // 2 k: slant k's first layer; 2 k + 1: its second
+    for (int k = 0; k < hatchSlants; k++)
+        if (directions.used[k]) wanted.insert(wanted.end(), {2 * k, 2 * k + 1});
+    cv::parallel_for_(cv::Range(0, int(wanted.size())), [&](const cv::Range &range) {
+        for (int i = range.start; i < range.end; i++) {
+            const int k = wanted[i] / 2;
+            const float turn = float(CV_PI) * k / hatchSlants;
+            if (wanted[i] % 2 == 0)
+                firsts[k] = textureTile(roundedSize(plan.hatch_length), roundedSize(plan.hatch_width), plan.hatch_angle + turn,
+                                        StrokeFamilies::even, unsigned(k));
+            else
+                seconds[k] = textureTile(roundedSize(0.8f * plan.hatch_length), roundedSize(plan.hatch_width),
+                                         plan.cross_angle + turn, StrokeFamilies::even, unsigned(k));
+        }
+    });
     // Every slant's tiles are the same size (one stroke length and width).
     int used = 0;
     while (!directions.used[used]) used++;

@@ -177,4 +177,26 @@ import Vips
         #expect(try render().pixels() == render().pixels())
         #expect(try render(seed: 1).pixels() != render(seed: 2).pixels())
     }
+
+    /// Faces drawn side by side share the texture tiles they make: four threads at once ask for
+    /// the same new tiles (a face size no other test draws), each tile is made by one of them
+    /// while the others wait, and every drawing is the one the face gets drawn alone.
+    @Test func facesDrawnSideBySideAreTheFaceDrawnAlone() throws {
+        let crop = self.crop
+        let drawings = Locked([[UInt8]](repeating: [], count: 4))
+        DispatchQueue.concurrentPerform(iterations: 4) { i in
+            let pixels = try? FilterBench.render("pencil", crop, faceSize: 233, seed: 3).pixels()
+            drawings.lock.withLock { drawings.value[i] = pixels ?? [] }
+        }
+        let alone = try FilterBench.render("pencil", crop, faceSize: 233, seed: 3).pixels()
+        #expect(!alone.isEmpty)
+        for drawing in drawings.value { #expect(drawing == alone) }
+    }
+}
+
+/// A value written from several threads under its lock.
+private final class Locked<Value>: @unchecked Sendable {
+    let lock = NSLock()
+    var value: Value
+    init(_ value: Value) { self.value = value }
 }
