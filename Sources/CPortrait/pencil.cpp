@@ -492,7 +492,8 @@ enum class StrokeFamilies { varied, even };
 /// The last `kept` values made for their keys, newest first, shared between threads: a value
 /// is made once and handed out until it is among the least recently asked for. It is made
 /// outside the lock (a texture tile takes milliseconds, and two faces drawn side by side each
-/// make their own): a thread asking for a value another is making waits for that one alone.
+/// make their own): a thread asking for a value another is making waits for that one alone. So
+/// it is never asked for from inside an OpenCV parallel loop's body (see `pencil`).
 template <typename Key, typename Value> class Recent {
   public:
     explicit Recent(size_t kept) : kept(kept) {}
@@ -887,24 +888,19 @@ void pencil(const unsigned char *rgb, int width, int height, const sk_pencil_pla
                                      cv::Rect(int(plan.skin_x), int(plan.skin_y), int(plan.skin_width), int(plan.skin_height)), origin);
     else
         directions.used[0] = true;
-    // The tiles of the slants the face uses, made side by side where they are new (a face of a
-    // new size makes up to sixteen, some 3 ms each).
+    // The tiles of the slants the face uses. (Made one after another, on this thread: a tile is
+    // never asked for from inside an OpenCV parallel loop, where a worker waiting for nested
+    // work may run another loop's body, which could then wait for the very tile that worker is
+    // making.)
     std::shared_ptr<const TextureTile> firsts[hatchSlants], seconds[hatchSlants];
-    std::vector<int> wanted; // 2 k: slant k's first layer; 2 k + 1: its second
-    for (int k = 0; k < hatchSlants; k++)
-        if (directions.used[k]) wanted.insert(wanted.end(), {2 * k, 2 * k + 1});
-    cv::parallel_for_(cv::Range(0, int(wanted.size())), [&](const cv::Range &range) {
-        for (int i = range.start; i < range.end; i++) {
-            const int k = wanted[i] / 2;
-            const float turn = float(CV_PI) * k / hatchSlants;
-            if (wanted[i] % 2 == 0)
-                firsts[k] = textureTile(roundedSize(plan.hatch_length), roundedSize(plan.hatch_width), plan.hatch_angle + turn,
-                                        StrokeFamilies::even, unsigned(k));
-            else
-                seconds[k] = textureTile(roundedSize(0.8f * plan.hatch_length), roundedSize(plan.hatch_width),
-                                         plan.cross_angle + turn, StrokeFamilies::even, unsigned(k));
-        }
-    });
+    for (int k = 0; k < hatchSlants; k++) {
+        if (!directions.used[k]) continue;
+        const float turn = float(CV_PI) * k / hatchSlants;
+        firsts[k] = textureTile(roundedSize(plan.hatch_length), roundedSize(plan.hatch_width), plan.hatch_angle + turn,
+                                StrokeFamilies::even, unsigned(k));
+        seconds[k] = textureTile(roundedSize(0.8f * plan.hatch_length), roundedSize(plan.hatch_width), plan.cross_angle + turn,
+                                 StrokeFamilies::even, unsigned(k));
+    }
     // Every slant's tiles are the same size (one stroke length and width).
     int used = 0;
     while (!directions.used[used]) used++;
