@@ -6,7 +6,8 @@ import Vips
 
 /// Where the processor has AVX2, the flow lines (the contour layer of pencil, ink, charcoal,
 /// hatching and cartoon) walk their streamlines eight at a time (sixteen with AVX-512), and
-/// pencil's strokes choose their directions eight pixels at a time; with AVX-512, reductions by
+/// pencil's strokes choose their directions eight pixels at a time and the texture tiles hash
+/// eight pixels at a time (finding where strokes start from a mask); with AVX-512, reductions by
 /// area run sixteen lanes at a time, the tone match scales sixteen pixels at a time and the
 /// texture tiles hash sixteen pixels at a time: the
 /// same bytes as the plain loops (and OpenCV's own reduction), on a real face, at the sizes the
