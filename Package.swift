@@ -48,10 +48,13 @@ let package = Package(
         // extern "C" over OpenCV for what libvips has no operation for: region mattes (GrabCut,
         // guided filter) and strokes along the edge tangent flow; catches every C++ exception.
         // No fused multiply-adds anywhere: the AVX2 paths draw the same bytes as the plain loops
-        // only while both round every product and sum (VectorInstructionTests).
+        // only while both round every product and sum (VectorInstructionTests). Optimised in a
+        // debug build too: at -O0 the drawing ran several times slower, and the tests' Live server
+        // (`serve --live` from the debug build, in headless Chromium) drew 3 frames a second on a
+        // slower 2-core machine, too few for its faces to follow a panning camera.
         .target(
             name: "CPortrait",
-            cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4", "-ffp-contract=off"])],
+            cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4", "-ffp-contract=off", "-O2"])],
             linkerSettings: ["opencv_core", "opencv_imgproc"].map { .linkedLibrary($0) }
         ),
         .target(name: "Filters", dependencies: ["Vips", "CPortrait"]),
