@@ -186,17 +186,11 @@ import Vips
         let drawings = Locked([[UInt8]](repeating: [], count: 4))
         DispatchQueue.concurrentPerform(iterations: 4) { i in
             let pixels = try? FilterBench.render("pencil", crop, faceSize: 233, seed: 3).pixels()
-            drawings.lock.withLock { drawings.value[i] = pixels ?? [] }
+            drawings.withLock { $0[i] = pixels ?? [] }
         }
         let alone = try FilterBench.render("pencil", crop, faceSize: 233, seed: 3).pixels()
         #expect(!alone.isEmpty)
-        for drawing in drawings.value { #expect(drawing == alone) }
+        for drawing in drawings.withLock({ $0 }) { #expect(drawing == alone) }
     }
 }
 
-/// A value written from several threads under its lock.
-private final class Locked<Value>: @unchecked Sendable {
-    let lock = NSLock()
-    var value: Value
-    init(_ value: Value) { self.value = value }
-}

@@ -120,14 +120,3 @@ final class ServerProcess: @unchecked Sendable {
         (try? JSONSerialization.jsonObject(with: response.body) as? [String: Any]) ?? [:]
     }
 }
-
-/// A value shared between threads behind a lock.
-final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-    init(_ value: Value) { self.value = value }
-    func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
-        lock.lock(); defer { lock.unlock() }
-        return try body(&value)
-    }
-}
