@@ -4,12 +4,12 @@ import SketchEase
 /// How a face moves between frames, measured on small grey copies (`GreyPlane`): block
 /// matching of the middle half of its box, which holds the eyes, nose and mouth and little of
 /// the background.
-enum FaceMotion {
+public enum FaceMotion {
     /// How far (frame pixels) the middle half of `box` moved from `before` to `after`, searching
     /// around `predicted` (frame pixels); nil when there is too little texture to tell, or the
     /// best match is poor.
-    static func measure(_ box: FaceBox, from before: GreyPlane, to after: GreyPlane,
-                        predicted: (Double, Double), radius least: Int = 6) -> (dx: Double, dy: Double)? {
+    public static func measure(_ box: FaceBox, from before: GreyPlane, to after: GreyPlane,
+                               predicted: (Double, Double), radius least: Int = 6) -> (dx: Double, dy: Double)? {
         let k = before.scale
         let expected = (predicted.0 * k).magnitude + (predicted.1 * k).magnitude
         let radius = min(widest, max(least, Int(expected.rounded(.up)) + 3))

@@ -38,19 +38,22 @@ struct PanningCamera {
         Int(pixels[(y * photo.width + x + offset) * 3 + c])
     }
 
+    /// Frame `k` of the loop: what the window shows, as RGB bytes.
+    func window(_ k: Int) -> [UInt8] {
+        let rowBytes = Self.width * 3
+        var frame = [UInt8](); frame.reserveCapacity(rowBytes * Self.height)
+        for y in 0..<Self.height {
+            let start = (y * photo.width + Self.offset(k)) * 3
+            frame += pixels[start..<(start + rowBytes)]
+        }
+        return frame
+    }
+
     /// Writes the loop as Y4M, what Chromium's fake camera plays.
     func write(to path: String) throws {
-        let rowBytes = Self.width * 3
         try TestClips.ffmpeg(["-f", "rawvideo", "-pix_fmt", "rgb24", "-s", "\(Self.width)x\(Self.height)", "-r", "15", "-i", "-",
                               "-pix_fmt", "yuv420p", path]) { pipe in
-            for k in 0..<Self.frames {
-                var frame = [UInt8](); frame.reserveCapacity(rowBytes * Self.height)
-                for y in 0..<Self.height {
-                    let start = (y * photo.width + Self.offset(k)) * 3
-                    frame += pixels[start..<(start + rowBytes)]
-                }
-                try pipe.write(contentsOf: Data(frame))
-            }
+            for k in 0..<Self.frames { try pipe.write(contentsOf: Data(window(k))) }
         }
     }
 
