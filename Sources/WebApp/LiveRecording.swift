@@ -93,7 +93,8 @@ final class LiveRecordings: Sendable {
                 throw APIError(status: .contentTooLarge,
                                message: "the recording has reached \(settings.recordingLimit / 1_000_000) MB, the most one may hold (20 × --max-upload): Stop saves what it has")
             }
-            if pending.pieces == 0 { FileManager.default.createFile(atPath: pending.file, contents: nil) }
+            // Not made: the handle below cannot be opened, and says so.
+            if pending.pieces == 0 { _ = FileManager.default.createFile(atPath: pending.file, contents: nil) }
             guard let handle = FileHandle(forWritingAtPath: pending.file) else {
                 throw APIError(status: .internalServerError, message: "cannot write to \(pending.file.parentPath)")
             }

@@ -32,8 +32,8 @@ final class LiveSession: @unchecked Sendable {
     /// The page's camera number the frames are from.
     private var camera = 0
     private var next = 0
-    /// How many frames running each track's face has been on.
-    private var age: [Int: Int] = [:]
+    /// When each track's face came on, for as long as it has been on without a break.
+    private var shownSince: [Int: Double] = [:]
     /// Each track's box and landmarks smoothed as they arrive (`OneEuroFilter`): the detector's
     /// boxes wobble by a few pixels from frame to frame, and a drawn head with them.
     private var smoothers: [Int: [OneEuroFilter]] = [:]
@@ -246,7 +246,7 @@ final class LiveSession: @unchecked Sendable {
             newestDrawn = -1
             guidance = []
             measuring = nil
-            age = [:]
+            shownSince = [:]
             lastFaces = []
             lookSide = Self.detectionSide
             smoothers = [:]
@@ -327,12 +327,15 @@ final class LiveSession: @unchecked Sendable {
             return StyledFace(box: face.box, style: style, landmarks: face.landmarks, seed: FrameStyler.seed(forTrack: face.id),
                               matte: carried[face.id], drawingSize: face.drawingSize, drawing: kept[face.id])
         }
-        // Ages first: a face seen for the first time fades in over `fadeFrames` frames.
-        var ages: [Int: Int] = [:]
-        for face in faces where face.id > 0 { ages[face.id] = (age[face.id] ?? 0) + 1 }
-        age = ages
-        let fading = faces.filter { $0.id > 0 && (ages[$0.id] ?? 0) < Self.fadeFrames && style(forTrack: $0.id) != nil }
-            .map { ($0, carried[$0.id], Double(ages[$0.id] ?? 0) / Double(Self.fadeFrames)) }
+        // A face that has just come on fades in (`fadeOpacity`).
+        var since: [Int: Double] = [:]
+        for face in faces where face.id > 0 { since[face.id] = shownSince[face.id] ?? time }
+        shownSince = since
+        let fading = faces.compactMap { face -> (TrackedFace, CarriedMatte?, Double)? in
+            guard face.id > 0, style(forTrack: face.id) != nil, let on = since[face.id] else { return nil }
+            let opacity = Self.fadeOpacity(shownFor: time - on)
+            return opacity < 1 ? (face, carried[face.id], opacity) : nil
+        }
         let backdrop = try behind.map { try $0.clip.picture(at: max(0, time - $0.from)) }
         return Drawing(frame: n, image: image, faces: faces, styled: styled, fading: fading, render: render, backdrop: backdrop)
     }
@@ -398,8 +401,14 @@ final class LiveSession: @unchecked Sendable {
         }
     }
 
-    /// Frames a face takes to fade in when it first appears (a quarter of a second at 15 fps).
-    static let fadeFrames = 4
+    /// How much of its drawing a face shows (0...1) `seconds` after it came on: a quarter on its
+    /// first frame, all of it from 0.2 s on (its fourth frame at 15 frames a second). Counted
+    /// in frames, a face took four frames to fade in whatever their rate: on a busy machine
+    /// showing two frames a second, a face found again stayed half in colour for 1.5 s.
+    static func fadeOpacity(shownFor seconds: Double) -> Double {
+        min(1, 0.25 + 0.75 * max(0, seconds) / fadeSeconds)
+    }
+    static let fadeSeconds = 0.2
 
     /// `drawn` blended back towards `original` where faces are still fading in: each face's
     /// reach (`areas`: as far as its region and its carried matte go) at its opacity (0...1).
