@@ -16,7 +16,7 @@ demo: build
 gallery: build
 	scripts/gallery.sh
 
-## look-panel: blind panel sheets (pencil and graphite against G'MIC, ImageMagick, OpenCV) in out/look-panel/sheets,
+## look-panel: blind panel sheets (pencil and graphite against G'MIC, ImageMagick, OpenCV) in out/look-panel/sheets/judgeK (one folder per judge),
 ## their key in out/look-panel/key; `scripts/look-panel tally KEY RANKINGS...` makes the table (docs/look-panel.md)
 look-panel: build
 	scripts/setup.sh bench-tools
