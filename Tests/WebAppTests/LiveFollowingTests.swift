@@ -20,23 +20,20 @@ import Vips
 
     /// Sends the camera's frames to one Live session a few frames apart (`steps`, over and over;
     /// at the times they were filmed, 15 frames a second), three times round the loop, and
-    /// measures the faces each frame came back with from the sixth on (a face is drawn once its track is made, from its
-    /// second sighting: on the fourth frame, a look being made every other frame).
+    /// measures the faces each frame came back with from the sixth on (a face is drawn once its
+    /// track is made, from its second sighting: on the fourth frame, a look being made every
+    /// other frame).
     static func follow(_ camera: PanningCamera, steps: [Int]) throws -> Misplaced {
         let settings = ServeSettings(inputs: [], outputFolder: try TestAssets.temporaryFolder("live-following"),
                                      defaultStyle: try FaceStyle.named("pencil"))
         let session = LiveSession(id: "following", settings: settings,
                                   detector: try OpenCVFaceDetector.centerFace(modelPath: TestAssets.model), detectorLock: NSLock())
-        let frameBytes = PanningCamera.width * PanningCamera.height
         var misplaced = Misplaced(), total = 0.0, counted = 0
         var k = 0, sent = 0
         while k < 3 * PanningCamera.frames {
             let step = steps[sent % steps.count]
             defer { sent += 1; k += step }
-            let rgb = camera.window(k)
-            var rgba = [UInt8](repeating: 255, count: frameBytes * 4)
-            for i in 0..<frameBytes { for c in 0..<3 { rgba[i * 4 + c] = rgb[i * 3 + c] } }
-            guard let out = try session.take(rgba: rgba, width: PanningCamera.width, height: PanningCamera.height,
+            guard let out = try session.take(rgba: LiveTests.rgba(rgb: camera.window(k)), width: PanningCamera.width, height: PanningCamera.height,
                                              time: Double(k) / 15) else { continue }
             guard sent >= 5 else { continue }
             let shift = Double(PanningCamera.offset(k))

@@ -20,9 +20,13 @@ import FaceDetector
     }
 
     static func rgba(_ image: VipsImage) throws -> Data {
-        let rgb = try image.pixels()
-        var out = Data(capacity: rgb.count / 3 * 4)
-        for i in stride(from: 0, to: rgb.count, by: 3) { out.append(contentsOf: [rgb[i], rgb[i + 1], rgb[i + 2], 255]) }
+        Data(rgba(rgb: try image.pixels()))
+    }
+
+    /// RGB bytes as the page sends a frame: RGBA, opaque.
+    static func rgba(rgb: [UInt8]) -> [UInt8] {
+        var out = [UInt8](); out.reserveCapacity(rgb.count / 3 * 4)
+        for i in stride(from: 0, to: rgb.count, by: 3) { out += [rgb[i], rgb[i + 1], rgb[i + 2], 255] }
         return out
     }
 
