@@ -134,7 +134,7 @@ void contrastRow(const unsigned char *in, const float *gain, const float *level,
 }
 
 void toneMatch(const unsigned char *drawingBytes, const unsigned char *photoBytes, int width, int height,
-               float reach, float paperLift, float paperChroma, float shadowContrast, unsigned char *outBytes) {
+               float reach, float paperLift, float paperChroma, float shadowContrast, float exposure, unsigned char *outBytes) {
     checkImage(drawingBytes, width, height);
     checkImage(photoBytes, width, height);
     double sigma = std::max(1.0f, reach);
@@ -162,6 +162,14 @@ void toneMatch(const unsigned char *drawingBytes, const unsigned char *photoByte
         }
     double s = sigma / factor;
     photoL = smoothed(photoL, s);
+    // The photo as a longer exposure would have taken it (its local means' luminance times
+    // `exposure`, up to white).
+    if (exposure != 1)
+        for (int y = 0; y < small.height; y++)
+            for (int x = 0; x < small.width; x++) {
+                double &l = photoL.at<double>(y, x);
+                l = std::min(100.0, 116 * labF(luminanceOf(l) * exposure) - 16);
+            }
     drawnLevel = smoothed(drawnLevel, s);
     drawnChroma = smoothed(drawnChroma, s);
     // The gain, its lights not lifted from a chroma of `paperChroma` (a cartoon's bands, a
@@ -205,10 +213,11 @@ void toneMatch(const unsigned char *drawingBytes, const unsigned char *photoByte
 } // namespace
 
 extern "C" int sk_tone_match(const unsigned char *drawing, const unsigned char *photo, int width, int height,
-                             float reach, float paper_lift, float paper_chroma, float shadow_contrast,
+                             float reach, float paper_lift, float paper_chroma, float shadow_contrast, float exposure,
                              unsigned char *out, char *error, int error_size) {
     return guarded(error, error_size, [&] {
         if (!(shadow_contrast >= 0)) throw std::invalid_argument("tone match: shadow contrast must not be negative");
-        toneMatch(drawing, photo, width, height, reach, paper_lift, paper_chroma, shadow_contrast, out);
+        if (!(exposure > 0) || !std::isfinite(exposure)) throw std::invalid_argument("tone match: the exposure must be positive");
+        toneMatch(drawing, photo, width, height, reach, paper_lift, paper_chroma, shadow_contrast, exposure, out);
     });
 }

@@ -34,7 +34,7 @@ public enum LinearLight {
     }
 
     /// Each 8-bit sRGB level in linear light (scRGB), as libvips converts it.
-    private static func levels() throws -> [Float] {
+    public static func levels() throws -> [Float] {
         try VipsRuntime.ensureStarted()
         return (0..<256).map { level in
             var value: Float = 0, unused: Float = 0, spare: Float = 0

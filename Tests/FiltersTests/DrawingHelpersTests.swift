@@ -104,6 +104,23 @@ import Vips
         #expect(abs(matched - target) < 1.5, "coloured: \(matched) vs \(target)")
     }
 
+    /// At an exposure (`PictureExposure`), a drawing is matched to the photo as if exposed that
+    /// many times as long: as to the photo brightened so in linear light.
+    @Test func toneMatchAtAnExposureMatchesTheBrighterPhoto() throws {
+        func lightness(_ image: VipsImage) throws -> Double { try image.colourspace(.lab).extractBands(0).average() }
+        let drawing = try FilterBench.flat(128, size: 64)
+        let dark = try FilterBench.flat(40, size: 64)
+        let table = try LinearLight.brightened(by: 3)
+        let brighter = try FilterBench.flat(Double(table[40]), size: 64)
+        let lifted = try lightness(ToneMatch.apply(drawing, like: dark, reach: 8, exposure: 3))
+        let asBrighter = try lightness(ToneMatch.apply(drawing, like: brighter, reach: 8))
+        print("matched to a dark photo at 3 x the exposure: L \(lifted); to the photo 3 x brighter: L \(asBrighter); as it is: L \(try lightness(ToneMatch.apply(drawing, like: dark, reach: 8)))")
+        #expect(abs(lifted - asBrighter) < 1, "\(lifted) against \(asBrighter)")
+        #expect(lifted > (try lightness(dark)) + 10)
+        #expect(try PixelStats.maxAbsoluteDifference(ToneMatch.apply(drawing, like: dark, reach: 8, exposure: 1),
+                                                     ToneMatch.apply(drawing, like: dark, reach: 8)) == 0)
+    }
+
     /// Where the match darkens a grey drawing (a dark room, dark skin), `shadowContrast` keeps
     /// its strokes legible: their contrast about the local mean is raised, not scaled down with
     /// it to a murky grey; its mean stays near the photo's. Where the match lightens, and for a

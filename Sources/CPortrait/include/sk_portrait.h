@@ -290,9 +290,11 @@ int sk_paper_grain(const unsigned char *noise, int noise_side, int noise_x, int 
  * pixels wide) is the photo's there, the lights lifted `paper_lift` of the way to white where the
  * drawing is grey (chroma under `paper_chroma`). Where a grey drawing is darkened (a gain g under
  * 1), its own contrast about its local mean is raised to the power 1 + `shadow_contrast` (1 - g),
- * so its lines and strokes stay as legible as drawn (0: scaled with it). Writes RGB into `out`. */
+ * so its lines and strokes stay as legible as drawn (0: scaled with it). The photo is taken as if
+ * exposed `exposure` times as long (its luminance times that, 1: as it is; an under-exposed
+ * picture's drawing is made at a normal exposure). Writes RGB into `out`. */
 int sk_tone_match(const unsigned char *drawing, const unsigned char *photo, int width, int height,
-                  float reach, float paper_lift, float paper_chroma, float shadow_contrast,
+                  float reach, float paper_lift, float paper_chroma, float shadow_contrast, float exposure,
                   unsigned char *out, char *error, int error_size);
 
 /* `in` (packed 8-bit, `bands` 1 to 4, width x height) resampled to out_width x out_height into

@@ -115,13 +115,14 @@ public enum PortraitOperations {
         }
     }
 
-    /// `drawing`'s lightness matched to `photo`'s (both 3-band 8-bit, the same size): `sk_tone_match`.
+    /// `drawing`'s lightness matched to `photo`'s (both 3-band 8-bit, the same size), the photo
+    /// taken as if exposed `exposure` times as long: `sk_tone_match`.
     static func toneMatch(_ drawing: VipsImage, like photo: VipsImage, reach: Double, paperLift: Double,
-                          paperChroma: Double, shadowContrast: Double) throws -> VipsImage {
+                          paperChroma: Double, shadowContrast: Double, exposure: Double) throws -> VipsImage {
         let drawn = try drawing.cast(.uchar).pixels(), model = try photo.cast(.uchar).pixels()
         return try output(width: drawing.width, height: drawing.height, bands: 3, operation: "tone match") { out, error, size in
             sk_tone_match(drawn, model, Int32(drawing.width), Int32(drawing.height), Float(reach), Float(paperLift),
-                          Float(paperChroma), Float(shadowContrast), out, error, size)
+                          Float(paperChroma), Float(shadowContrast), Float(exposure), out, error, size)
         }.reinterpreted(as: .srgb)
     }
 

@@ -5,7 +5,8 @@ import Vips
 /// Sets a drawing's lightness, area by area, to the photo's: the drawing is scaled so that its
 /// local mean lightness (over a gaussian window `reach` pixels wide) is the photo's there. Lines
 /// stay darker than their surroundings by the same proportion; a drawing of a face in a dark
-/// room comes out as dark as the face was. A coloured drawing keeps its hue, its chroma scaled
+/// room comes out as dark as the face was, at the exposure it is given (`PictureExposure`
+/// lifts a picture with nothing white in it). A coloured drawing keeps its hue, its chroma scaled
 /// with the lightness, as when less light falls on a surface. A grey drawing's lights are
 /// lifted towards paper: L + `paperLift` (100 - L) s, s rising smoothly from 0 at L 45 to 1 at
 /// L 85, and fading out as the drawing's chroma rises to `paperChroma` (a cartoon's bands, a
@@ -25,19 +26,22 @@ public enum ToneMatch {
     /// `shadowContrast`: where a grey drawing is darkened (a gain g under 1), its own contrast
     /// about its local mean is raised to the power 1 + `shadowContrast` (1 - g), so its lines and
     /// strokes stay as legible as drawn where the photo is dark (0: scaled with it, as light
-    /// falling off would).
+    /// falling off would). `exposure`: the photo is matched as if exposed that many times as
+    /// long (its luminance times it; `PictureExposure`: an under-exposed picture's drawing is
+    /// made at a normal exposure).
     public static func apply(_ drawing: VipsImage, like photo: VipsImage, reach: Double,
-                             paperLift: Double = ToneMatch.paperLift, shadowContrast: Double = 0) throws -> VipsImage {
+                             paperLift: Double = ToneMatch.paperLift, shadowContrast: Double = 0,
+                             exposure: Double = 1) throws -> VipsImage {
         let drawn = try rgb(drawing), model = try rgb(photo)
         guard drawn.width == model.width, drawn.height == model.height else {
             throw VipsError(operation: "tone match", message: "the photo and the drawing differ in size")
         }
         return try PortraitOperations.toneMatch(drawn, like: model, reach: reach, paperLift: paperLift, paperChroma: paperChroma,
-                                                shadowContrast: shadowContrast)
+                                                shadowContrast: shadowContrast, exposure: exposure)
     }
 
     /// Three 8-bit bands: a grey image repeated, an alpha band dropped.
-    static func rgb(_ image: VipsImage) throws -> VipsImage {
+    public static func rgb(_ image: VipsImage) throws -> VipsImage {
         if image.bands == 3 { return image }
         if image.bands >= 3 { return try image.extractBands(0, count: 3) }
         let grey = try image.extractBands(0)
