@@ -169,6 +169,28 @@ import Vips
         #expect(try FaceCompositor().render(photo.rgb, faces: []).pixels() == photo.rgb.pixels())
     }
 
+    /// A photo with nothing white in it (here Grace Hopper's at a quarter of the light) has its
+    /// faces' drawings made at a normal exposure (`PictureExposure`): lighter than the photo's
+    /// own lightness would make them, but no lighter than the photo as taken. A photo with
+    /// white in it is drawn at its own exposure: the same bytes as at an exposure of 1.
+    @Test func anUnderExposedPhotosFacesAreDrawnAtANormalExposure() throws {
+        func lightness(_ image: VipsImage) throws -> Double {
+            try image.crop(x: 220, y: 180, width: 90, height: 110).colourspace(.lab).extractBands(0).average()
+        }
+        let styled = [StyledFace(box: face, style: try .named("pencil"))]
+        var asItIs = FaceCompositor()
+        asItIs.exposure = 1
+        #expect(try FaceCompositor().render(photo.rgb, faces: styled).pixels() == asItIs.render(photo.rgb, faces: styled).pixels())
+        let dark = try photo.rgb.colourspace(.scrgb).linear(0.25, 0).colourspace(.srgb).cast(.uchar).reinterpreted(as: .srgb)
+        let gain = try PictureExposure.gain(of: dark)
+        let lifted = try lightness(FaceCompositor().render(dark, faces: styled))
+        let matched = try lightness(asItIs.render(dark, faces: styled))
+        let lit = try lightness(FaceCompositor().render(photo.rgb, faces: styled))
+        print("a quarter of the light: gain \(gain); the face drawn at L \(lifted), at the photo's exposure \(matched), in the photo as taken \(lit)")
+        #expect(gain > 2.5)
+        #expect(lifted > matched + 10 && lifted < lit + 3, "\(lifted) against \(matched) and \(lit)")
+    }
+
     /// A drawing is laid over the picture through its mask over bytes, as libvips' blending
     /// `ifthenelse` and `insert` lay it.
     @Test func aBlendOverBytesIsLibvipsBlend() throws {

@@ -53,6 +53,30 @@ import TestSupport
         }
     }
 
+    /// A sample is cut around its face, where the photo's white may not be: it is drawn at the
+    /// photo's exposure, as the photo draws the face.
+    @Test func aSampleIsDrawnAtItsPhotosExposure() throws {
+        let dark = try Photo(image: photo.rgb.colourspace(.scrgb).linear(0.25, 0).colourspace(.srgb).cast(.uchar))
+        var image = FilteredImage(photo: dark, detected: [DetectedFace(box: face, score: 1)])
+        try image.perform(.setStyle(faces: [1], style: try .named("pencil")))
+        let sample = try image.sample(face: 1, style: try .named("pencil"), maxSide: 160, with: FaceCompositor())
+        var atItsOwn = FaceCompositor()
+        atItsOwn.exposure = 1
+        let unlifted = try image.sample(face: 1, style: try .named("pencil"), maxSide: 160, with: atItsOwn)
+        func lightness(_ image: VipsImage) throws -> Double {
+            try image.crop(x: image.width / 2 - 25, y: image.height / 2 - 30, width: 50, height: 60).colourspace(.lab).extractBands(0).average()
+        }
+        // The whole photo drawn, reduced as the sample is.
+        let whole = try image.render(with: FaceCompositor())
+        let reach = face.grown(by: max(FaceCompositor().options.boxScale, 1) * 1.15)
+        let rect = try #require(PixelRect(enclosing: reach)?.clipped(to: PixelRect(x: 0, y: 0, width: dark.width, height: dark.height)))
+        let scale = 160.0 / Double(max(rect.width, rect.height))
+        let cut = try whole.crop(x: rect.x, y: rect.y, width: rect.width, height: rect.height).resize(scale: scale)
+        print("sample L \(try lightness(sample)), at the crop's own exposure \(try lightness(unlifted)), the photo drawn \(try lightness(cut))")
+        #expect(abs(try lightness(sample) - lightness(cut)) < 3)
+        #expect(try lightness(sample) > lightness(unlifted) + 10)
+    }
+
     @Test func previewOutlinesEachFaceInItsColourAndKeepsTheRestOfThePicture() throws {
         var image = FilteredImage(photo: photo, detected: [DetectedFace(box: face, score: 1),
                                                             DetectedFace(box: FaceBox(x: 20, y: 400, width: 100, height: 100), score: 1)])

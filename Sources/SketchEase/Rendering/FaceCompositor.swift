@@ -43,6 +43,12 @@ public struct FaceCompositor: Sendable {
     /// every stroke was laid afresh on every frame: a drawing that crawled, and that the
     /// encoder paid for (a face panning at 2–4 px a frame in pencil: 449 → 282 KB for 4 s).
     public var drawsInMotion = false
+    /// The exposure drawings matched to the photo's tones are made at (`PictureExposure`: a
+    /// gain in linear light, above 1 for an under-exposed picture); nil = measured on the
+    /// picture given to `render`. Set it where that picture is a part of a larger one (a
+    /// clip's region around its faces, a sample cut around one face) or one frame of many (a
+    /// clip, Live: the followed white, so a face's drawing does not flicker).
+    public var exposure: Double?
 
     public init(registry: FilterRegistry = .standard, options: RenderOptions = .init(), memo: RenderMemo? = nil,
                 sideBySide: Bool = false) {
@@ -53,12 +59,14 @@ public struct FaceCompositor: Sendable {
     public func render(_ image: VipsImage, faces: [StyledFace]) throws -> VipsImage {
         let regions = placed(faces, in: image)
         let backdrop = try background(for: image, faces: regions.map(\.0))
+        // Measured once for the picture, where a drawing is matched to its tones.
+        let exposure = try self.exposure ?? (regions.isEmpty || options.tone != .photo || backdrop != nil ? 1 : PictureExposure.gain(of: image))
         // Side by side (`sideBySide`) or one after another, the groups are put in in order, so
         // the result does not depend on which finished first.
         let groups = PixelRect.overlapGroups(regions.map(\.1))
         let drawn = Mutex<[Result<(VipsImage, PixelRect), any Error>?]>(Array(repeating: nil, count: groups.count))
         let drawOne: @Sendable (Int) -> Void = { i in
-            let result = Result { try drawGroup(groups[i].map { regions[$0] }, image: image, backdrop: backdrop) }
+            let result = Result { try drawGroup(groups[i].map { regions[$0] }, image: image, backdrop: backdrop, exposure: exposure) }
             drawn.withLock { $0[i] = result }
         }
         if sideBySide && groups.count > 1 {
@@ -157,7 +165,8 @@ public struct FaceCompositor: Sendable {
 
     /// One group of overlapping faces, drawn on its crop and computed into memory (once: the
     /// export then streams the photo past it without re-running the filter for every strip).
-    private func drawGroup(_ members: [(StyledFace, PixelRect)], image: VipsImage, backdrop: VipsImage?) throws -> (VipsImage, PixelRect) {
+    private func drawGroup(_ members: [(StyledFace, PixelRect)], image: VipsImage, backdrop: VipsImage?,
+                           exposure: Double) throws -> (VipsImage, PixelRect) {
         let rect = members.map(\.1).reduce(members[0].1) { $0.union($1) }
         let faces = members.map(\.0)
         // A group drawn on an earlier picture whose faces have only moved since: its drawing is
@@ -170,10 +179,10 @@ public struct FaceCompositor: Sendable {
         // An editor's preview redraws only the groups whose faces changed.
         if let memo {
             return (try memo.group(faces, on: image, behind: backdrop, options: options) {
-                try draw(faces, in: rect, image: image, backdrop: backdrop)
+                try draw(faces, in: rect, image: image, backdrop: backdrop, exposure: exposure)
             }, rect)
         }
-        return (try draw(faces, in: rect, image: image, backdrop: backdrop), rect)
+        return (try draw(faces, in: rect, image: image, backdrop: backdrop, exposure: exposure), rect)
     }
 
     /// Every image a face passes through here is held in memory and handed on as bytes: the
@@ -181,7 +190,7 @@ public struct FaceCompositor: Sendable {
     /// hundred pixels across, a libvips operation's set-up and its worker threads cost more
     /// than its pixels; a face costs no libvips evaluation where it cost about ten, and ~35
     /// operations built (the resizes around a style sized to the face are `sk_resample`).
-    private func draw(_ faces: [StyledFace], in rect: PixelRect, image: VipsImage, backdrop: VipsImage?) throws -> VipsImage {
+    private func draw(_ faces: [StyledFace], in rect: PixelRect, image: VipsImage, backdrop: VipsImage?, exposure: Double) throws -> VipsImage {
         let crop = try image.copied(x: rect.x, y: rect.y, width: rect.width, height: rect.height)
         // Faces are blended over the background style where there is one, else over the photo.
         let behind = try backdrop?.copied(x: rect.x, y: rect.y, width: rect.width, height: rect.height)
@@ -201,7 +210,7 @@ public struct FaceCompositor: Sendable {
                 continue
             }
             guard let layer = try layer(of: styled, among: faces, filter: filter, style: style, faceSize: faceSize,
-                                        crop: crop, behind: behind, rect: rect, image: image) else { continue }
+                                        crop: crop, behind: behind, rect: rect, image: image, exposure: exposure) else { continue }
             drawn = try Self.blended(layer.drawing, through: layer.mask, over: drawn, at: layer.reached)
         }
         return try drawn.inMemory()
@@ -209,10 +218,11 @@ public struct FaceCompositor: Sendable {
 
     /// The drawing of the faces `styled` (of one `style`, among the group's `faces`) over the
     /// part of `crop` (the image at `rect`) their region reaches, with that part of their mask;
-    /// nil where the mask is empty.
+    /// nil where the mask is empty. A drawing matched to the photo's tones is matched to them
+    /// at `exposure`.
     private func layer(of styled: [StyledFace], among faces: [StyledFace], filter: any SketchFilter, style: FaceStyle,
                        faceSize: Double, crop: VipsImage, behind: VipsImage?, rect: PixelRect,
-                       image: VipsImage) throws -> (drawing: VipsImage, mask: VipsImage, reached: PixelRect)? {
+                       image: VipsImage, exposure: Double) throws -> (drawing: VipsImage, mask: VipsImage, reached: PixelRect)? {
         // Each face's own box: an enlarged box draws its face as the face's box does.
         let regions = styled.map { FaceRegion(box: $0.box, landmarks: $0.landmarks, in: rect).ownBox }
         let context = FilterContext(faceSize: max(faceSize, 1), seed: Self.seed(for: styled[0]), faces: regions)
@@ -240,11 +250,13 @@ public struct FaceCompositor: Sendable {
         // A drawing's lightness is matched to the picture it sits in: the photo, or the
         // background style drawn over it (a face drawn in a dark room, in a photo whose
         // background is drawn on paper, is drawn as light as the paper around it, not as
-        // the dark room: a panel called that "a dark smudge over the face").
+        // the dark room: a panel called that "a dark smudge over the face"). An under-exposed
+        // photo's drawings are made at a normal exposure (`PictureExposure`); a background
+        // style's picture is drawn on its paper already.
         if filter.takesPhotoTone && options.tone == .photo {
             let surroundings = try behind.map(part) ?? source
             filtered = try ToneMatch.apply(filtered, like: surroundings, reach: 0.12 * max(faceSize, 1), paperLift: filter.paperLift,
-                                           shadowContrast: filter.shadowContrast)
+                                           shadowContrast: filter.shadowContrast, exposure: behind == nil ? exposure : 1)
         }
         return (filtered, try part(mask), reached)
     }
@@ -252,7 +264,8 @@ public struct FaceCompositor: Sendable {
     /// The drawing of a group of faces on `pixels` (packed RGB, the picture's part `region`; the
     /// faces in the part's coordinates), as `render` draws it there, to carry to later
     /// pictures: the part as drawn and as it was, over the extent of the faces' regions, with
-    /// their mask; nil where nothing of them is drawn. Not with a background style.
+    /// their mask; nil where nothing of them is drawn. Not with a background style. At
+    /// `exposure` (a part does not show the picture's white: 1 where it is not set).
     public func carriedLayer(of faces: [StyledFace], on pixels: [UInt8], region: PixelRect) throws -> CarriedDrawing.Layer? {
         guard options.background == nil, !faces.isEmpty else { return nil }
         let crop = try VipsImage.fromPixels(pixels, width: region.width, height: region.height, bands: 3)
@@ -266,7 +279,7 @@ public struct FaceCompositor: Sendable {
         guard !styled.isEmpty else { return nil }
         let mask = try self.mask(for: styled, of: fresh, crop: crop, in: rect, of: crop).inMemory()
         guard let extent = try Self.extent(of: mask, margin: 0) else { return nil }
-        let drawn = try draw(fresh, in: rect, image: crop, backdrop: nil)
+        let drawn = try draw(fresh, in: rect, image: crop, backdrop: nil, exposure: exposure ?? 1)
         func part(_ image: VipsImage) throws -> [UInt8] {
             try image.copied(x: extent.x, y: extent.y, width: extent.width, height: extent.height).pixels()
         }
