@@ -91,7 +91,7 @@ public struct ClipRenderer: Sendable {
                     FrameStyler.Face(face, style: $0, matte: carry.mattes[face.id], drawing: carry.drawings[face.id])
                 }
             }
-            if !faces.isEmpty || whole { try styler.draw(faces, into: frame, backdrop: backdrop) }
+            if !faces.isEmpty || whole { try styler.draw(faces, into: frame, backdrop: backdrop, exposure: carry.exposure) }
             return try before.map { try VideoFrame.sideBySide($0, frame) }
         }, write: { item, sideBySide in
             switch item {

@@ -1,4 +1,5 @@
 import FFmpeg
+import Foundation
 import SketchEase
 
 /// Where each tracked face's drawing is made and where an earlier frame's drawing is carried
@@ -13,7 +14,8 @@ import SketchEase
 /// no cell differs by more than `Look.cellLevel` and the cells by no more than
 /// `Look.meanLevel` on average. A face that blinks, speaks, turns, comes into the light or is
 /// resized is drawn again, with the others of its group; so is a group whose faces moved apart
-/// or changed, one whose style, held drawing size or head matte changed, one something covers,
+/// or changed, one whose style, held drawing size or head matte changed, one whose exposure
+/// moved on by more than `Look.exposureChange` (the clip's light changing), one something covers,
 /// one whose region meets the frame's edge or one in a style that draws outside the faces'
 /// regions, and every group at least every `longest` frames.
 public final class DrawingCarrier: @unchecked Sendable {  // used by one stage alone, one frame after another
@@ -29,6 +31,8 @@ public final class DrawingCarrier: @unchecked Sendable {  // used by one stage a
     struct Made {
         let drawing: CarriedDrawing
         let frame: Int
+        /// The exposure it was drawn at.
+        let exposure: Double
         /// Its faces as they were when it was made.
         let members: [FrameStyler.Face]
         let looks: [Look]
@@ -39,10 +43,10 @@ public final class DrawingCarrier: @unchecked Sendable {  // used by one stage a
     }
 
     /// The drawings of the faces `tracked` on frame number `index` (`frame`), drawn with the
-    /// head mattes `mattes`, by track id: carried where their group has only moved since,
-    /// otherwise made on this frame.
+    /// head mattes `mattes` at `exposure` (`FaceCompositor.exposure`), by track id: carried
+    /// where their group has only moved since, otherwise made on this frame.
     public func drawings(for tracked: [TrackedFace], mattes: [Int: CarriedMatte], index: Int,
-                         on frame: some MatteSource) -> [Int: CarriedDrawing.Placement] {
+                         on frame: some MatteSource, exposure: Double = 1) -> [Int: CarriedDrawing.Placement] {
         guard compositor.options.background == nil else { made = [:]; return [:] }
         let bounds = (width: frame.width, height: frame.height)
         let faces = tracked.compactMap { face in style(face.id).map { FrameStyler.Face(face, style: $0, matte: mattes[face.id]) } }
@@ -58,13 +62,15 @@ public final class DrawingCarrier: @unchecked Sendable {  // used by one stage a
                 return member.face.cover == nil && Self.drawsWithinItsRegion(member.style, compositor)
                     && reach.x >= 0 && reach.y >= 0 && reach.maxX <= Double(bounds.width) && reach.maxY <= Double(bounds.height)
             }) else { continue }
-            if let last = made[ids], carries(last, to: members, index: index), let offset = Self.offset(of: last, to: members, on: frame) {
+            if let last = made[ids], carries(last, to: members, index: index), abs(log(exposure / last.exposure)) <= Look.exposureChange,
+               let offset = Self.offset(of: last, to: members, on: frame) {
                 for id in ids { out[id] = CarriedDrawing.Placement(last.drawing, offset: offset) }
                 kept[ids] = last
                 continue
             }
-            let drawing = self.drawing(of: members, region: region, index: index, on: frame)
-            kept[ids] = Made(drawing: drawing, frame: index, members: members, looks: members.map { Look($0.face.box, on: frame) })
+            let drawing = self.drawing(of: members, region: region, index: index, on: frame, exposure: exposure)
+            kept[ids] = Made(drawing: drawing, frame: index, exposure: exposure, members: members,
+                             looks: members.map { Look($0.face.box, on: frame) })
             for id in ids { out[id] = CarriedDrawing.Placement(drawing, offset: .zero) }
         }
         made = kept
@@ -98,12 +104,14 @@ public final class DrawingCarrier: @unchecked Sendable {  // used by one stage a
         return offset
     }
 
-    /// The group's drawing over `region` of this frame, made from a copy of its pixels when
-    /// first laid.
-    private func drawing(of members: [FrameStyler.Face], region: PixelRect, index: Int, on frame: some MatteSource) -> CarriedDrawing {
+    /// The group's drawing over `region` of this frame at `exposure`, made from a copy of its
+    /// pixels when first laid.
+    private func drawing(of members: [FrameStyler.Face], region: PixelRect, index: Int, on frame: some MatteSource,
+                         exposure: Double) -> CarriedDrawing {
         let pixels = frame.rgb(x: region.x, y: region.y, width: region.width, height: region.height)
         let local = members.map { FrameStyler.styled($0, in: region, scale: 1) }
-        let compositor = self.compositor
+        var compositor = self.compositor
+        compositor.exposure = exposure
         return CarriedDrawing(frame: index) { try compositor.carriedLayer(of: local, on: pixels, region: region) }
     }
 
@@ -121,6 +129,9 @@ public final class DrawingCarrier: @unchecked Sendable {  // used by one stage a
         static let sameLevel = 2
         /// How much a box may have grown or shrunk for its drawing to be carried.
         static let sizeChange = 0.08
+        /// How far (natural log of the gain: 3 % of the light, about one CIELAB L) the clip's
+        /// exposure may have moved on for a drawing to be carried.
+        static let exposureChange = 0.03
 
         let corner: SIMD2<Int>
         /// Sample positions from the corner.

@@ -38,18 +38,20 @@ public struct FrameStyler: Sendable {
         Int(truncatingIfNeeded: (UInt64(id) &+ 0x9E37_79B9) &* 0xBF58_476D_1CE4_E5B9 >> 33)
     }
 
-    /// Draws `faces` into `frame`. With a background style the whole frame is redrawn (over
+    /// Draws `faces` into `frame`, at `exposure` (`FaceCompositor.exposure`: the clip's,
+    /// followed to this frame). With a background style the whole frame is redrawn (over
     /// `backdrop`, a background clip's frame, where the style puts a picture in).
-    public func draw(_ faces: [Face], into frame: VideoFrame, backdrop: VipsImage? = nil) throws {
+    public func draw(_ faces: [Face], into frame: VideoFrame, backdrop: VipsImage? = nil, exposure: Double = 1) throws {
         let bounds = (width: frame.width, height: frame.height)
+        var styler = self
+        styler.compositor.exposure = exposure
         if compositor.options.background != nil {
-            var whole = self
-            whole.compositor.backdrop = backdrop
-            try whole.draw(faces, region: PixelRect(x: 0, y: 0, width: bounds.width, height: bounds.height), into: frame, wholeFrame: true)
+            styler.compositor.backdrop = backdrop
+            try styler.draw(faces, region: PixelRect(x: 0, y: 0, width: bounds.width, height: bounds.height), into: frame, wholeFrame: true)
             return
         }
         for (region, members) in groups(faces, in: bounds, scale: 1) {
-            try draw(members, region: region, into: frame, wholeFrame: false)
+            try styler.draw(members, region: region, into: frame, wholeFrame: false)
         }
     }
 
@@ -118,8 +120,14 @@ public struct FrameStyler: Sendable {
     /// Draws `faces` (in the frame's coordinates) on `picture`, the frame at `scale` times its
     /// size (a player's preview), as `draw(_:into:)` draws them into the frame: each group of
     /// overlapping faces over its reach, cut back where something covers a face, blended at the
-    /// opacity of a face fading in or out. (The heads' mattes are cut on the picture.)
+    /// opacity of a face fading in or out. (The heads' mattes are cut on the picture.) At the
+    /// compositor's exposure, or where it has none the picture's own.
     public func draw(_ faces: [Face], on picture: VipsImage, scale: Double) throws -> VipsImage {
+        if compositor.exposure == nil {
+            var styler = self
+            styler.compositor.exposure = try PictureExposure.gain(of: picture)
+            return try styler.draw(faces, on: picture, scale: scale)
+        }
         let bounds = (width: picture.width, height: picture.height)
         if compositor.options.background != nil {
             let whole = PixelRect(x: 0, y: 0, width: bounds.width, height: bounds.height)

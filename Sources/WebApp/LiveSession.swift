@@ -100,6 +100,9 @@ final class LiveSession: @unchecked Sendable {
     private var lookSide = LiveSession.detectionSide
     /// The times of the last few frames taken (their rate).
     private var frameTimes: [Double] = []
+    /// The camera's white, followed from frame to frame: the exposure faces are drawn at
+    /// (`PictureExposure`: a dim room's faces drawn as a normal exposure would show them).
+    private var exposure = PictureExposure.Follower()
     /// Frames larger than this many pixels are refused (a 1080p camera is the most a page sends).
     static let pixelLimit = 1920 * 1080
 
@@ -205,11 +208,14 @@ final class LiveSession: @unchecked Sendable {
         var render: RenderOptions
         /// The background clip's frame at this frame's time (`behind`).
         var backdrop: VipsImage?
+        /// The exposure its faces are drawn at (the camera's white, followed).
+        var exposure: Double
 
         func draw() throws -> VipsImage {
             var compositor = FaceCompositor(options: render, sideBySide: true)
             compositor.drawsInMotion = true
             compositor.backdrop = backdrop
+            compositor.exposure = exposure
             var drawn = styled.isEmpty && render.background == nil ? image : try compositor.render(image, faces: styled)
             if !fading.isEmpty, render.background == nil {
                 let areas = fading.map { (compositor.reach(of: $0.face.box, landmarks: $0.face.landmarks, carrying: $0.matte), $0.opacity) }
@@ -254,6 +260,7 @@ final class LiveSession: @unchecked Sendable {
             sightings = []
             before = nil
             frameTimes = []
+            exposure = PictureExposure.Follower()
             // A look at the camera before is not waited for.
             look = nil
         }
@@ -320,8 +327,10 @@ final class LiveSession: @unchecked Sendable {
         // A face not yet followed (id 0) is left as filmed until it has a track: then it fades in.
         let drawnFaces = sizes.steady(TrackedFrame(index: n, time: time, faces: faces.filter { $0.id > 0 && style(forTrack: $0.id) != nil })).faces
         let pixels = drawnFaces.isEmpty ? nil : try RGBPixels(image)
+        let gain = exposure.gain(white: try PictureExposure.white(of: image), at: time)
         let carried = pixels.flatMap { mattes?.mattes(for: drawnFaces, index: n, on: $0) } ?? [:]
-        let kept = render.background == nil ? pixels.flatMap { drawings?.drawings(for: drawnFaces, mattes: carried, index: n, on: $0) } ?? [:] : [:]
+        let kept = render.background == nil
+            ? pixels.flatMap { drawings?.drawings(for: drawnFaces, mattes: carried, index: n, on: $0, exposure: gain) } ?? [:] : [:]
         let styled = drawnFaces.compactMap { face -> StyledFace? in
             guard let style = style(forTrack: face.id) else { return nil }
             return StyledFace(box: face.box, style: style, landmarks: face.landmarks, seed: FrameStyler.seed(forTrack: face.id),
@@ -337,7 +346,8 @@ final class LiveSession: @unchecked Sendable {
             return opacity < 1 ? (face, carried[face.id], opacity) : nil
         }
         let backdrop = try behind.map { try $0.clip.picture(at: max(0, time - $0.from)) }
-        return Drawing(frame: n, image: image, faces: faces, styled: styled, fading: fading, render: render, backdrop: backdrop)
+        return Drawing(frame: n, image: image, faces: faces, styled: styled, fading: fading, render: render, backdrop: backdrop,
+                       exposure: gain)
     }
 
     /// The face network looks at a frame off the frames' way: the frame it looks at does not

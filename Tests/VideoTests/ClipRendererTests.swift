@@ -90,6 +90,43 @@ import TestSupport
         #expect(changes.allSatisfy { $0 < 0.02 }, "\(changes)")
     }
 
+    /// A clip with nothing white in it (a portrait filmed at a quarter of the light) has its
+    /// faces drawn at a normal exposure, the clip's white followed from frame to frame
+    /// (`FrameExposure`): lifted as the same picture is lifted as a photo, and as still as
+    /// any still face once the light is followed.
+    @Test func aDimClipsFacesAreLiftedAsItsPhotoIs() throws {
+        let folder = try TestAssets.temporaryFolder("dim")
+        let still = folder + "/dim.png", input = folder + "/dim.mkv", out = folder + "/dim.mp4"
+        let dim = try VipsImage.load(path: TestAssets.graceHopper).resize(scale: 320.0 / 512)
+            .colourspace(.scrgb).linear(0.25, 0).colourspace(.srgb).cast(.uchar)
+        try dim.save(path: still)
+        try TestClips.ffmpeg(["-loop", "1", "-framerate", "15", "-t", "2", "-i", still, "-c:v", "ffv1", "-pix_fmt", "yuv420p", input])
+        _ = try render(input, to: out, encoding: EncodingSettings(crf: 0, preset: "ultrafast"))
+        let frames = try Self.frames(out), original = try Self.frames(input)
+        let face = TruthBox(x: 124, y: 100, width: 66, height: 76)
+        let (x, y, w, h) = (Int(face.x), Int(face.y), Int(face.width), Int(face.height))
+        func grey(_ image: VipsImage) throws -> Double {
+            try image.crop(x: x, y: y, width: w, height: h).colourspace(.bw).extractBands(0).average()
+        }
+        func grey(_ frame: VideoFrame) throws -> Double {
+            try grey(VipsImage.fromPixels(frame.rgb(x: 0, y: 0, width: frame.width & ~1, height: frame.height & ~1),
+                                          width: frame.width & ~1, height: frame.height & ~1, bands: 3).reinterpreted(as: .srgb))
+        }
+        // The same picture as a photo, drawn at its exposure and at its own.
+        let photo = try Photo.load(path: still)
+        let found = try #require(try ClipFixtures.detector().detect(in: photo.rgb).first)
+        let styled = [StyledFace(box: found.box, style: try .named("pencil"), landmarks: found.landmarks)]
+        var asItIs = FaceCompositor()
+        asItIs.exposure = 1
+        let lifted = try grey(FaceCompositor().render(photo.rgb, faces: styled)), matched = try grey(asItIs.render(photo.rgb, faces: styled))
+        let drawn = try grey(frames[20]), filmed = try grey(original[20])
+        print("dim clip's face: grey \(filmed) filmed, \(drawn) drawn; the photo's drawn \(lifted), at its own exposure \(matched)")
+        #expect(lifted > matched + 10)
+        #expect(abs(drawn - lifted) < 5, "clip \(drawn) against photo \(lifted)")
+        let changes = (16..<29).map { Self.difference(frames[$0], frames[$0 + 1], in: face) }
+        #expect(changes.allSatisfy { $0 < 0.05 }, "\(changes)")
+    }
+
     /// The queues between stages hold six frames of 1080p (3 MB each), but no more than two of
     /// 4K (12 MB each), and never more than asked.
     @Test func queuesHoldFewerFramesWhereFramesAreLarge() {

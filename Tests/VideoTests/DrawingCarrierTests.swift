@@ -87,6 +87,22 @@ import Vips
         init(_ style: FaceStyle) { self.style = style }
     }
 
+    /// The clip's exposure drifting by a hair (its light followed, `PictureExposure.Follower`)
+    /// keeps a drawing; moved on by more than a few per cent, the face is drawn again, at it.
+    @Test func aFaceIsDrawnAgainWhenTheClipsExposureMovesOn() throws {
+        let carrier = DrawingCarrier(compositor: Self.compositor, longest: 60, style: { _ in Self.pencil })
+        let picture = try RGBPixels(Self.frame(x: 200, y: 250))
+        let face = Self.face(x: 200, y: 250)
+        let first = try #require(carrier.drawings(for: [face], mattes: [:], index: 0, on: picture, exposure: 1.5)[1])
+        #expect(carrier.drawings(for: [face], mattes: [:], index: 1, on: picture, exposure: 1.52)[1]?.drawing === first.drawing)
+        let again = try #require(carrier.drawings(for: [face], mattes: [:], index: 2, on: picture, exposure: 1.8)[1])
+        #expect(again.drawing !== first.drawing)
+        // Drawn at the exposure asked for: lighter than at 1.5.
+        let lighter = try #require(try again.drawing.layer()), before = try #require(try first.drawing.layer())
+        let mean = { (layer: CarriedDrawing.Layer) in Double(layer.drawing.reduce(0) { $0 + Int($1) }) / Double(layer.drawing.count) }
+        #expect(mean(lighter) > mean(before) + 3, "\(mean(lighter)) against \(mean(before))")
+    }
+
     @Test func aFaceWhoseStyleChangesIsDrawnAgain() throws {
         let chosen = Chosen(Self.pencil)
         let carrier = DrawingCarrier(compositor: Self.compositor, longest: 60, style: { _ in chosen.style })

@@ -6,6 +6,7 @@ import Video
 import Vips
 @testable import WebApp
 import FaceDetector
+import SketchEase
 
 /// Live: frames in, styled frames out, faces followed and styled per face; over HTTP as the
 /// page sends them, and in headless Chromium with a fake camera playing a Y4M made here from
@@ -420,6 +421,37 @@ import FaceDetector
     /// A face that comes on fades in over a fifth of a second, whatever the frames' rate: over
     /// four frames at 15 a second, and by its second frame at two a second (counted in frames,
     /// it stayed half in colour for 1.5 s there).
+    /// A camera in a dim room (the group photo at a quarter of the light: nothing white in
+    /// it) has its faces drawn at a normal exposure, the camera's white followed from frame to
+    /// frame (`PictureExposure.Follower`); in good light they are drawn at the camera's own.
+    @Test func aDimCamerasFacesAreDrawnAtANormalExposure() throws {
+        let lit = try Self.groupFrame()
+        let dim = try lit.colourspace(.scrgb).linear(0.25, 0).colourspace(.srgb).cast(.uchar).inMemory()
+        func drawnAndFilmed(_ frame: VipsImage) throws -> (drawn: Double, filmed: Double) {
+            let settings = ServeSettings(inputs: [], outputFolder: try TestAssets.temporaryFolder("live-exposure"),
+                                         defaultStyle: try FaceStyle.named("pencil"))
+            let session = LiveSession(id: "exposure", settings: settings,
+                                      detector: try OpenCVFaceDetector.centerFace(modelPath: TestAssets.model), detectorLock: NSLock())
+            var last: LiveSession.Output?
+            for n in 0..<12 {
+                if let out = try session.take(rgba: Self.rgba(rgb: frame.pixels()), width: 640, height: 480, time: Double(n) / 15) { last = out }
+            }
+            let out = try #require(last)
+            let box = try #require(out.faces.first { $0.id > 0 }?.box)
+            let file = try TestAssets.temporaryFolder("live-exposure-frame") + "/frame.jpg"
+            try Data(out.jpeg).write(to: URL(fileURLWithPath: file))
+            let (x, y, w, h) = (Int(box[0] + box[2] * 0.25), Int(box[1] + box[3] * 0.25), Int(box[2] * 0.5), Int(box[3] * 0.5))
+            func grey(_ image: VipsImage) throws -> Double {
+                try image.extractBands(0, count: 3).crop(x: x, y: y, width: w, height: h).colourspace(.bw).extractBands(0).average()
+            }
+            return (try grey(VipsImage.load(path: file)), try grey(frame))
+        }
+        let inLight = try drawnAndFilmed(lit), inDim = try drawnAndFilmed(dim)
+        print("a face in good light: grey \(inLight.filmed) filmed, \(inLight.drawn) drawn; in a dim room \(inDim.filmed), \(inDim.drawn)")
+        #expect(inDim.drawn > inDim.filmed + 15, "lifted in the dim room")
+        #expect(abs(inLight.drawn - inLight.filmed) < 12, "as it is in good light")
+    }
+
     @Test func aFaceFadesInOverAFifthOfASecondAtAnyFrameRate() {
         let at15 = (0..<5).map { LiveSession.fadeOpacity(shownFor: Double($0) / 15) }
         #expect(zip(at15, [0.25, 0.5, 0.75, 1, 1]).allSatisfy { abs($0 - $1) < 1e-9 }, "\(at15)")

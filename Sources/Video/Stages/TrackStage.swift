@@ -37,7 +37,8 @@ struct TrackStage: @unchecked Sendable {  // run on one thread; its detector and
             // Frames handed on to be drawn (only `render` carries mattes) carry the sizes their
             // faces are drawn for (`DrawingSizes`).
             var hand = Handing(tracked: tracked, backdrop: backdrop, carrier: carrier, drawings: drawings, run: run,
-                               sizes: carrier != nil ? DrawingSizes() : nil)
+                               sizes: carrier != nil ? DrawingSizes() : nil,
+                               exposure: carrier != nil ? FrameExposure(frameRate: video.frameRate.value) : nil)
             let tracker = FaceTracker(settings: options.tracking, frameRate: video.frameRate.value,
                                       frameWidth: video.width, frameHeight: video.height,
                                       maxLag: ClipRenderer.heldFrameBytes / ClipRenderer.frameBytes(width: video.width, height: video.height))
@@ -78,6 +79,8 @@ struct TrackStage: @unchecked Sendable {  // run on one thread; its detector and
         let drawings: DrawingCarrier?
         let run: StageRun
         var sizes: DrawingSizes?
+        /// The clip's white, followed where frames are drawn.
+        let exposure: FrameExposure?
         var held: [MediaItem] = []
         var sequence = 0
 
@@ -101,8 +104,10 @@ struct TrackStage: @unchecked Sendable {  // run on one thread; its detector and
                         run.count { c in for face in result.faces { c.tracks.insert(face.id) }; c.faceFrames += result.faces.count }
                         let picture = try backdrop?(f.time)
                         var carry = FrameCarry(mattes: carrier?.mattes(for: result.faces, index: result.index, on: f) ?? [:])
+                        if let exposure { carry.exposure = try exposure.gain(for: f) }
                         if let drawings {
-                            carry.drawings = drawings.drawings(for: result.faces, mattes: carry.mattes, index: result.index, on: f)
+                            carry.drawings = drawings.drawings(for: result.faces, mattes: carry.mattes, index: result.index, on: f,
+                                                               exposure: carry.exposure)
                             let carried = carry.drawings.values.filter { $0.drawing.frame != result.index }.count
                             run.count { $0.carriedFaceFrames += carried }
                         }
