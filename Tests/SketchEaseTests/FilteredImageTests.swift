@@ -59,6 +59,7 @@ import TestSupport
         let dark = try Photo(image: photo.rgb.colourspace(.scrgb).linear(0.25, 0).colourspace(.srgb).cast(.uchar))
         var image = FilteredImage(photo: dark, detected: [DetectedFace(box: face, score: 1)])
         try image.perform(.setStyle(faces: [1], style: try .named("pencil")))
+        #expect(try dark.exposure() == PictureExposure.gain(of: dark.rgb) && dark.exposure() > 2, "measured on the whole photo, kept")
         let sample = try image.sample(face: 1, style: try .named("pencil"), maxSide: 160, with: FaceCompositor())
         var atItsOwn = FaceCompositor()
         atItsOwn.exposure = 1

@@ -33,10 +33,12 @@ public struct FilteredImage: Sendable {
         try following(compositor).render(photo.rgb, faces: styledFaces)
     }
 
-    /// `compositor` drawing the photo around the faces as the edits chose (`Edit.background`).
-    func following(_ compositor: FaceCompositor) -> FaceCompositor {
+    /// `compositor` drawing the photo around the faces as the edits chose (`Edit.background`),
+    /// at the photo's exposure (a reduced preview draws as the export does).
+    func following(_ compositor: FaceCompositor) throws -> FaceCompositor {
         var compositor = compositor
         compositor.options = history.rendering(compositor.options)
+        if compositor.exposure == nil { compositor.exposure = try photo.exposure() }
         return compositor
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// An input photo, upright and in 8-bit sRGB: what detection and every filter see.
 ///
@@ -12,6 +13,8 @@ public struct Photo: Sendable {
     public let rgb: VipsImage
     /// The alpha channel, 8-bit, if the original had one.
     public let alpha: VipsImage?
+    /// Its exposure, once measured (`exposure()`).
+    private let measuredExposure = MeasuredExposure()
 
     public var width: Int { rgb.width }
     public var height: Int { rgb.height }
@@ -82,6 +85,22 @@ public struct Photo: Sendable {
         self.path = path
         self.rgb = colour.bands > 3 ? try colour.extractBands(0, count: 3) : colour
         self.alpha = colour.bands > 3 ? try colour.extractBands(3) : nil
+    }
+
+    /// The exposure its faces' drawings are made at (`PictureExposure`), measured on the whole
+    /// photo the first time it is asked for and kept: an editor's previews and its samples, cut
+    /// around one face, are drawn at it, as the photo is exported.
+    public func exposure() throws -> Double {
+        try measuredExposure.value.withLock { value in
+            if let value { return value }
+            let gain = try PictureExposure.gain(of: rgb)
+            value = gain
+            return gain
+        }
+    }
+
+    private final class MeasuredExposure: Sendable {
+        let value = Mutex<Double?>(nil)
     }
 
     /// 8-bit RGB whose embedded profile is sRGB itself: its pixels already are what the

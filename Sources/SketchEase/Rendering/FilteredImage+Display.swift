@@ -30,7 +30,7 @@ extension FilteredImage {
         plain.options.background = nil
         plain.memo = nil  // a sample's crop is made afresh each time: nothing to remember
         // At the photo's exposure, as the photo draws it: the crop does not show its white.
-        plain.exposure = try compositor.exposure ?? PictureExposure.gain(of: photo.rgb)
+        plain.exposure = try compositor.exposure ?? photo.exposure()
         return try plain.render(crop, faces: [StyledFace(box: box, style: style, landmarks: face.landmarks.map(place))])
     }
 }
