@@ -102,9 +102,7 @@ final class LiveSession: @unchecked Sendable {
     private var frameTimes: [Double] = []
     /// The camera's white, followed from frame to frame: the exposure faces are drawn at
     /// (`PictureExposure`: a dim room's faces drawn as a normal exposure would show them).
-    /// Measured on every `exposureEvery`-th frame: it is eased in over a second anyway.
     private var exposure = PictureExposure.Follower()
-    static let exposureEvery = 3
     /// Frames larger than this many pixels are refused (a 1080p camera is the most a page sends).
     static let pixelLimit = 1920 * 1080
 
@@ -329,7 +327,7 @@ final class LiveSession: @unchecked Sendable {
         // A face not yet followed (id 0) is left as filmed until it has a track: then it fades in.
         let drawnFaces = sizes.steady(TrackedFrame(index: n, time: time, faces: faces.filter { $0.id > 0 && style(forTrack: $0.id) != nil })).faces
         let pixels = drawnFaces.isEmpty ? nil : try RGBPixels(image)
-        let gain = n % Self.exposureEvery == 0 ? exposure.gain(white: try PictureExposure.white(of: image), at: time) : exposure.gain
+        let gain = try exposure.gain(at: time) { try PictureExposure.white(of: image) }
         let carried = pixels.flatMap { mattes?.mattes(for: drawnFaces, index: n, on: $0) } ?? [:]
         let kept = render.background == nil
             ? pixels.flatMap { drawings?.drawings(for: drawnFaces, mattes: carried, index: n, on: $0, exposure: gain) } ?? [:] : [:]

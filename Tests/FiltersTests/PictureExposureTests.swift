@@ -85,4 +85,21 @@ import Vips
             #expect(follower.gain(white: 1, at: 4) == settled, "the same moment again: no change")
         }
     }
+
+    /// Followed frame by frame, the white is measured on the first frame a sixth of a second
+    /// after the last one measured, whatever the frame rate: every fifth frame at 30 a second,
+    /// every third at 15, every frame at two (a busy machine); and again at once where the
+    /// frames' time goes back.
+    @Test func theWhiteIsMeasuredSixTimesASecondAtAnyFrameRate() {
+        for (rate, expected) in [(30.0, 24), (15.0, 20), (2.0, 8)] {
+            var follower = PictureExposure.Follower()
+            var measured = 0
+            for k in 0..<Int(4 * rate) {
+                _ = follower.gain(at: Double(k) / rate) { measured += 1; return 0.25 }
+            }
+            #expect(measured == expected, "\(rate) frames a second: \(measured) measurements in 4 s")
+            _ = follower.gain(at: 0) { measured += 1; return 0.25 }
+            #expect(measured == expected + 1, "time went back: measured again")
+        }
+    }
 }

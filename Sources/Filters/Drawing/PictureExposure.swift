@@ -97,10 +97,22 @@ public enum PictureExposure {
     public struct Follower: Sendable {
         /// Seconds to come about two thirds of the way to a new white.
         public static let settle = 1.0
+        /// Seconds between two measurements (`gain(at:white:)`): at most six a second, whatever
+        /// the frame rate (every fifth frame at 30, every third at 15), a fraction of `settle`.
+        public static let interval = 1.0 / 6
         private var stops: Double?
         private var time: Double?
+        private var measuredAt: Double?
 
         public init() {}
+
+        /// The gain at a frame at `time` (seconds), its white measured (`white`) only where
+        /// `interval` has passed since the last frame measured (or time went back).
+        public mutating func gain(at time: Double, white: () throws -> Double) rethrows -> Double {
+            if let last = measuredAt, time >= last, time - last < Self.interval - 1e-9 { return gain }
+            measuredAt = time
+            return gain(white: try white(), at: time)
+        }
 
         /// The gain after a frame at `time` (seconds) whose white is `white`.
         public mutating func gain(white: Double, at time: Double) -> Double {

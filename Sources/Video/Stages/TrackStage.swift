@@ -38,7 +38,7 @@ struct TrackStage: @unchecked Sendable {  // run on one thread; its detector and
             // faces are drawn for (`DrawingSizes`).
             var hand = Handing(tracked: tracked, backdrop: backdrop, carrier: carrier, drawings: drawings, run: run,
                                sizes: carrier != nil ? DrawingSizes() : nil,
-                               exposure: carrier != nil ? FrameExposure(frameRate: video.frameRate.value) : nil)
+                               exposure: carrier != nil ? FrameExposure() : nil)
             let tracker = FaceTracker(settings: options.tracking, frameRate: video.frameRate.value,
                                       frameWidth: video.width, frameHeight: video.height,
                                       maxLag: ClipRenderer.heldFrameBytes / ClipRenderer.frameBytes(width: video.width, height: video.height))
