@@ -29,6 +29,29 @@ import TestSupport
         #expect(letterings[0]["A"] == letterings[1]["B"] && letterings[0]["B"] == letterings[1]["A"], "lettered apart: \(letterings)")
     }
 
+    /// `--min-face`: every face of at least that size gets a sheet, each cut out of a photo with
+    /// several faces into a photo of its own (group.jpg: 181 and 96 px faces, not its 54 px one),
+    /// a photo with one face as it is.
+    @Test func largeFacesEachGetASheetOfTheirOwn() throws {
+        let faces = try TestAssets.temporaryFolder("panel-large")
+        for photo in ["grace_hopper.jpg", "group.jpg"] {
+            try FileManager.default.copyItem(atPath: TestAssets.example(photo), toPath: faces + "/" + photo)
+        }
+        let sheets = try TestAssets.temporaryFolder("panel-large-sheets"), key = try TestAssets.temporaryFolder("panel-large-key")
+        let made = try CLIRunner.run(["make", "--faces", faces, "--also", "--no-hard-cases", "--styles", "pencil", "--peers", "",
+                                      "--min-face", "90", "--judges", "1", "--sheets", sheets, "--key", key],
+                                     environment: ["BIN": CLIRunner.executable], executable: Self.script, in: TestAssets.root.path)
+        #expect(made.status == 0, "\(made.stderr)")
+        let written = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: key + "/key.json"))) as? [String: Any]
+        let sheet = try #require(written?["sheets"] as? [String: [String: Any]])
+        let sources = Set(sheet.values.compactMap { $0["source"] as? String })
+        #expect(sources == ["grace_hopper", "group-face1", "group-face2"], "\(sources)")
+        for (name, entry) in sheet {
+            #expect((entry["face_px"] as? Int ?? 0) >= 90, "\(name): \(entry)")
+            #expect(FileManager.default.fileExists(atPath: "\(sheets)/\(name).png"), "\(name)")
+        }
+    }
+
     /// Each judge's file is read with that judge's letters: two judges who both put the same
     /// drawing first, under letters A and B, give it every first place, and each letter the
     /// same mean rank. Fewer files than judges is refused in one line.
