@@ -220,6 +220,65 @@ cv::Mat attachedToCore(const cv::Mat &fg, const cv::Mat &core) {
     return kept;
 }
 
+/// The likelihood of `colour` under one of GrabCut's colour models (OpenCV's layout: five
+/// components, their weights, then their means, then their 3 x 3 covariances).
+double gmmLikelihood(const cv::Mat &model, const cv::Vec3b &colour) {
+    const double *m = model.ptr<double>(0);
+    const int k = 5;
+    const double *weights = m, *means = m + k, *covs = m + 4 * k;
+    double sum = 0;
+    for (int i = 0; i < k; i++) {
+        if (weights[i] <= 0) continue;
+        const double *c = covs + 9 * i, *mu = means + 3 * i;
+        double det = c[0] * (c[4] * c[8] - c[5] * c[7]) - c[1] * (c[3] * c[8] - c[5] * c[6]) + c[2] * (c[3] * c[7] - c[4] * c[6]);
+        if (!(det > 1e-12)) continue;
+        double inv[9] = {(c[4] * c[8] - c[5] * c[7]) / det, -(c[1] * c[8] - c[2] * c[7]) / det, (c[1] * c[5] - c[2] * c[4]) / det,
+                         -(c[3] * c[8] - c[5] * c[6]) / det, (c[0] * c[8] - c[2] * c[6]) / det, -(c[0] * c[5] - c[2] * c[3]) / det,
+                         (c[3] * c[7] - c[4] * c[6]) / det, -(c[0] * c[7] - c[1] * c[6]) / det, (c[0] * c[4] - c[1] * c[3]) / det};
+        double d[3] = {colour[0] - mu[0], colour[1] - mu[1], colour[2] - mu[2]};
+        double q = 0;
+        for (int r = 0; r < 3; r++)
+            for (int s = 0; s < 3; s++) q += d[r] * inv[3 * r + s] * d[s];
+        sum += weights[i] / std::sqrt(det) * std::exp(-0.5 * q);
+    }
+    return sum;
+}
+
+/// Where a head's ears are: the pixels of `small` (RGB) in the two places beside a face where
+/// ears lie (`frame`: the head's) whose colour GrabCut's own models take for the head's rather
+/// than the backdrop's. Seeded with the face's middle as the likely head, the cut took an ear
+/// beside a cheek for backdrop on one side of many large faces (its thin shape costs more edge
+/// than its colour earns), and the ear stayed in photo colour beside a drawn face.
+cv::Mat earsByColour(const cv::Mat &small, const FaceFrame &frame, const cv::Mat &fgModel, const cv::Mat &bgModel) {
+    cv::Mat ears = cv::Mat::zeros(small.size(), CV_8U);
+    for (float side : {-1.0f, 1.0f})
+        cv::ellipse(ears, cv::RotatedRect(frame.at(side * 0.6f, -0.05f), cv::Size2f(2 * 0.14f * frame.width, 2 * 0.24f * frame.height),
+                                          frame.angleDegrees()),
+                    cv::Scalar(255), cv::FILLED);
+    for (int y = 0; y < small.rows; y++)
+        for (int x = 0; x < small.cols; x++) {
+            if (!ears.at<uint8_t>(y, x)) continue;
+            const cv::Vec3b c = small.at<cv::Vec3b>(y, x);
+            if (!(gmmLikelihood(fgModel, c) > 2 * gmmLikelihood(bgModel, c))) ears.at<uint8_t>(y, x) = 0;
+        }
+    return ears;
+}
+
+/// The connected parts of `mask` that do not touch its edge.
+cv::Mat clearOfTheEdge(const cv::Mat &mask) {
+    cv::Mat labels;
+    int n = cv::connectedComponents(mask, labels, 8, CV_32S);
+    std::vector<uint8_t> edge(n, 0);
+    for (int y = 0; y < mask.rows; y++)
+        for (int x = 0; x < mask.cols; x++)
+            if ((x == 0 || y == 0 || x == mask.cols - 1 || y == mask.rows - 1) && labels.at<int>(y, x) > 0) edge[labels.at<int>(y, x)] = 1;
+    cv::Mat kept = mask.clone();
+    for (int y = 0; y < mask.rows; y++)
+        for (int x = 0; x < mask.cols; x++)
+            if (edge[labels.at<int>(y, x)]) kept.at<uint8_t>(y, x) = 0;
+    return kept;
+}
+
 void regionMatte(const unsigned char *rgb, int width, int height, const sk_face_seed *faces, int count,
                  int target, int region, float workSize, unsigned char *alpha) {
     checkImage(rgb, width, height);
@@ -289,7 +348,15 @@ void regionMatte(const unsigned char *rgb, int width, int height, const sk_face_
         }
         // A cut that lost most of the likely region, or ran far past it, is not trusted.
         double kept = cv::countNonZero(fg & prior), expected = cv::countNonZero(prior);
-        if (kept < 0.45 * expected) fg = prior.clone();
+        if (kept < 0.45 * expected) {
+            fg = prior.clone();
+        } else if (region != SK_REGION_FACE) {
+            // A trusted cut gets the ears its colour models take for the head's (never what is
+            // surely not this head). An ear ends beside the head: a patch of such colour
+            // running to the crop's edge is someone else (a face behind, out of focus), or an arm.
+            cv::Mat ears = earsByColour(small, frame.covering(region), fgModel, bgModel) & (mask != cv::GC_BGD) & ~fg;
+            fg = attachedToCore(fg | clearOfTheEdge(ears), core);
+        }
     }
 
     // Soft at low resolution, enlarged, then snapped to the full-size crop's edges.

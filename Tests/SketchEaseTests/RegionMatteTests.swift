@@ -93,6 +93,21 @@ import Vips
         #expect(try Self.mean(mask, 90, 120, 15, 15) < 0.1, "backdrop just beside the hair")
     }
 
+    /// An ear beside a cheek is the head's: on one of the portraits of `bald_guys.jpg` (cut out,
+    /// the detector's box and landmarks), the cut took the image-left ear for backdrop, and a
+    /// drawn face had an ear in photo colour beside it. The pale backdrop beside the ear stays out.
+    @Test func anEarBesideTheCheekIsInTheHead() throws {
+        let photo = try VipsImage.load(path: TestAssets.example("faces/bald_guys.jpg")).crop(x: 324, y: 715, width: 354, height: 460)
+        let landmarks = [Point(x: 132.7, y: 169.1), Point(x: 233.7, y: 182.6), Point(x: 176.2, y: 233.6),
+                         Point(x: 123.7, y: 270.3), Point(x: 209.5, y: 280.8)]
+        let face = StyledFace(box: FaceBox(x: 69.7, y: 53.9, width: 216.4, height: 296.2), style: try .named("pencil"), landmarks: landmarks)
+        let mask = try FaceCompositor().regionMask(photo, faces: [face])
+        let ear = try Self.mean(mask, 38, 150, 18, 65), beside = try Self.mean(mask, 2, 60, 20, 120)
+        print("the ear \(ear), the backdrop beside it \(beside)")
+        #expect(ear > 0.8, "the ear: \(ear)")
+        #expect(beside < 0.1, "the backdrop beside it: \(beside)")
+    }
+
     /// A bald head whose scalp touches a strip of backdrop of its own colour rising to the top
     /// of the picture (as a pale blur behind a bald scalp does): the cut joins the two, and the
     /// head's region keeps its dome and leaves the strip.
