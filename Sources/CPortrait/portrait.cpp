@@ -220,29 +220,45 @@ cv::Mat attachedToCore(const cv::Mat &fg, const cv::Mat &core) {
     return kept;
 }
 
-/// The likelihood of `colour` under one of GrabCut's colour models (OpenCV's layout: five
-/// components, their weights, then their means, then their 3 x 3 covariances).
-double gmmLikelihood(const cv::Mat &model, const cv::Vec3b &colour) {
-    const double *m = model.ptr<double>(0);
-    const int k = 5;
-    const double *weights = m, *means = m + k, *covs = m + 4 * k;
-    double sum = 0;
-    for (int i = 0; i < k; i++) {
-        if (weights[i] <= 0) continue;
-        const double *c = covs + 9 * i, *mu = means + 3 * i;
-        double det = c[0] * (c[4] * c[8] - c[5] * c[7]) - c[1] * (c[3] * c[8] - c[5] * c[6]) + c[2] * (c[3] * c[7] - c[4] * c[6]);
-        if (!(det > 1e-12)) continue;
-        double inv[9] = {(c[4] * c[8] - c[5] * c[7]) / det, -(c[1] * c[8] - c[2] * c[7]) / det, (c[1] * c[5] - c[2] * c[4]) / det,
-                         -(c[3] * c[8] - c[5] * c[6]) / det, (c[0] * c[8] - c[2] * c[6]) / det, -(c[0] * c[5] - c[2] * c[3]) / det,
-                         (c[3] * c[7] - c[4] * c[6]) / det, -(c[0] * c[7] - c[1] * c[6]) / det, (c[0] * c[4] - c[1] * c[3]) / det};
-        double d[3] = {colour[0] - mu[0], colour[1] - mu[1], colour[2] - mu[2]};
-        double q = 0;
-        for (int r = 0; r < 3; r++)
-            for (int s = 0; s < 3; s++) q += d[r] * inv[3 * r + s] * d[s];
-        sum += weights[i] / std::sqrt(det) * std::exp(-0.5 * q);
+/// One of GrabCut's colour models (OpenCV's layout: five components, their weights, then their
+/// means, then their 3 x 3 covariances), ready to give a colour's likelihood under it.
+class ColourModel {
+    struct Component {
+        double scale;      // weight / sqrt(det)
+        double mean[3];
+        double inverse[9]; // of the covariance
+    };
+    std::vector<Component> components;
+
+public:
+    explicit ColourModel(const cv::Mat &model) {
+        const int k = 5;
+        const double *m = model.ptr<double>(0), *weights = m, *means = m + k, *covs = m + 4 * k;
+        for (int i = 0; i < k; i++) {
+            const double *c = covs + 9 * i;
+            const double det = c[0] * (c[4] * c[8] - c[5] * c[7]) - c[1] * (c[3] * c[8] - c[5] * c[6]) + c[2] * (c[3] * c[7] - c[4] * c[6]);
+            if (!(weights[i] > 0) || !(det > 1e-12)) continue;
+            Component one{weights[i] / std::sqrt(det), {means[3 * i], means[3 * i + 1], means[3 * i + 2]},
+                          {(c[4] * c[8] - c[5] * c[7]) / det, -(c[1] * c[8] - c[2] * c[7]) / det, (c[1] * c[5] - c[2] * c[4]) / det,
+                           -(c[3] * c[8] - c[5] * c[6]) / det, (c[0] * c[8] - c[2] * c[6]) / det, -(c[0] * c[5] - c[2] * c[3]) / det,
+                           (c[3] * c[7] - c[4] * c[6]) / det, -(c[0] * c[7] - c[1] * c[6]) / det, (c[0] * c[4] - c[1] * c[3]) / det}};
+            components.push_back(one);
+        }
     }
-    return sum;
-}
+
+    /// The likelihood of `colour` (up to the constant every model shares).
+    double likelihood(const cv::Vec3b &colour) const {
+        double sum = 0;
+        for (const Component &c : components) {
+            const double d[3] = {colour[0] - c.mean[0], colour[1] - c.mean[1], colour[2] - c.mean[2]};
+            double q = 0;
+            for (int r = 0; r < 3; r++)
+                for (int s = 0; s < 3; s++) q += d[r] * c.inverse[3 * r + s] * d[s];
+            sum += c.scale * std::exp(-0.5 * q);
+        }
+        return sum;
+    }
+};
 
 /// Where a head's ears are: the pixels of `small` (RGB) in the two places beside a face where
 /// ears lie (`frame`: the head's) whose colour GrabCut's own models take for the head's rather
@@ -255,11 +271,12 @@ cv::Mat earsByColour(const cv::Mat &small, const FaceFrame &frame, const cv::Mat
         cv::ellipse(ears, cv::RotatedRect(frame.at(side * 0.6f, -0.05f), cv::Size2f(2 * 0.14f * frame.width, 2 * 0.24f * frame.height),
                                           frame.angleDegrees()),
                     cv::Scalar(255), cv::FILLED);
+    const ColourModel head(fgModel), backdrop(bgModel);
     for (int y = 0; y < small.rows; y++)
         for (int x = 0; x < small.cols; x++) {
             if (!ears.at<uint8_t>(y, x)) continue;
             const cv::Vec3b c = small.at<cv::Vec3b>(y, x);
-            if (!(gmmLikelihood(fgModel, c) > 2 * gmmLikelihood(bgModel, c))) ears.at<uint8_t>(y, x) = 0;
+            if (!(head.likelihood(c) > 2 * backdrop.likelihood(c))) ears.at<uint8_t>(y, x) = 0;
         }
     return ears;
 }
