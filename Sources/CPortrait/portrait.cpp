@@ -202,18 +202,24 @@ cv::Mat guidedFilter(const cv::Mat &guide, const cv::Mat &p, int radius, double 
     return mean(a).mul(guide) + mean(b);
 }
 
+/// The connected parts of `mask` (8-connected) that touch `seeds`, as 255.
+cv::Mat partsTouching(const cv::Mat &mask, const cv::Mat &seeds) {
+    cv::Mat labels;
+    int n = cv::connectedComponents(mask, labels, 8, CV_32S);
+    std::vector<uint8_t> keep(n, 0);
+    for (int y = 0; y < mask.rows; y++)
+        for (int x = 0; x < mask.cols; x++)
+            if (seeds.at<uint8_t>(y, x) && labels.at<int>(y, x) > 0) keep[labels.at<int>(y, x)] = 1;
+    cv::Mat kept = cv::Mat::zeros(mask.size(), CV_8U);
+    for (int y = 0; y < mask.rows; y++)
+        for (int x = 0; x < mask.cols; x++)
+            if (keep[labels.at<int>(y, x)]) kept.at<uint8_t>(y, x) = 255;
+    return kept;
+}
+
 /// The connected parts of `fg` that touch `core`, with their holes filled.
 cv::Mat attachedToCore(const cv::Mat &fg, const cv::Mat &core) {
-    cv::Mat labels;
-    int n = cv::connectedComponents(fg, labels, 8, CV_32S);
-    std::vector<uint8_t> keep(n, 0);
-    for (int y = 0; y < fg.rows; y++)
-        for (int x = 0; x < fg.cols; x++)
-            if (core.at<uint8_t>(y, x) && labels.at<int>(y, x) > 0) keep[labels.at<int>(y, x)] = 1;
-    cv::Mat kept = cv::Mat::zeros(fg.size(), CV_8U);
-    for (int y = 0; y < fg.rows; y++)
-        for (int x = 0; x < fg.cols; x++)
-            if (keep[labels.at<int>(y, x)]) kept.at<uint8_t>(y, x) = 255;
+    cv::Mat kept = partsTouching(fg, core);
     std::vector<std::vector<cv::Point>> contours;
     cv::findContours(kept.clone(), contours, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_SIMPLE);
     cv::drawContours(kept, contours, -1, cv::Scalar(255), cv::FILLED);
@@ -283,17 +289,9 @@ cv::Mat earsByColour(const cv::Mat &small, const FaceFrame &frame, const cv::Mat
 
 /// The connected parts of `mask` that do not touch its edge.
 cv::Mat clearOfTheEdge(const cv::Mat &mask) {
-    cv::Mat labels;
-    int n = cv::connectedComponents(mask, labels, 8, CV_32S);
-    std::vector<uint8_t> edge(n, 0);
-    for (int y = 0; y < mask.rows; y++)
-        for (int x = 0; x < mask.cols; x++)
-            if ((x == 0 || y == 0 || x == mask.cols - 1 || y == mask.rows - 1) && labels.at<int>(y, x) > 0) edge[labels.at<int>(y, x)] = 1;
-    cv::Mat kept = mask.clone();
-    for (int y = 0; y < mask.rows; y++)
-        for (int x = 0; x < mask.cols; x++)
-            if (edge[labels.at<int>(y, x)]) kept.at<uint8_t>(y, x) = 0;
-    return kept;
+    cv::Mat edge = cv::Mat::zeros(mask.size(), CV_8U);
+    cv::rectangle(edge, cv::Rect(0, 0, mask.cols, mask.rows), cv::Scalar(255), 1);
+    return mask & ~partsTouching(mask, edge);
 }
 
 void regionMatte(const unsigned char *rgb, int width, int height, const sk_face_seed *faces, int count,
