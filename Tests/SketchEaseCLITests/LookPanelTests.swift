@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import Vips
 
 /// `scripts/look-panel`, the blind panel's sheets and tally (docs/look-panel.md): each judge gets
 /// the sheets lettered apart, and the tally reads each judge's rankings by that judge's letters.
@@ -50,6 +51,39 @@ import TestSupport
             #expect((entry["face_px"] as? Int ?? 0) >= 90, "\(name): \(entry)")
             #expect(FileManager.default.fileExists(atPath: "\(sheets)/\(name).png"), "\(name)")
         }
+    }
+
+    /// `PEER@region`: the peer's drawing laid into the photo through SketchEase's region for the
+    /// face, so the sheet's peer panel is the photo's own pixels away from the head (the flag in
+    /// the corner) and a drawing on the face. An unknown place is refused in one line.
+    @Test func aPeerInTheRegionLeavesThePhotoBesideTheHead() throws {
+        let faces = try TestAssets.temporaryFolder("panel-region")
+        try FileManager.default.copyItem(atPath: TestAssets.example("grace_hopper.jpg"), toPath: faces + "/grace_hopper.jpg")
+        let sheets = try TestAssets.temporaryFolder("panel-region-sheets"), key = try TestAssets.temporaryFolder("panel-region-key")
+        let made = try CLIRunner.run(["make", "--faces", faces, "--also", "--no-hard-cases", "--styles", "pencil",
+                                      "--peers", "im-sketch@region", "--judges", "1", "--sheets", sheets, "--key", key],
+                                     environment: ["BIN": CLIRunner.executable], executable: Self.script, in: TestAssets.root.path)
+        #expect(made.status == 0, "\(made.stderr)")
+        let written = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: key + "/key.json"))) as? [String: Any]
+        let sheet = try #require((written?["sheets"] as? [String: Any])?["face01"] as? [String: Any])
+        let letters = try #require(sheet["letters"] as? [String: String])
+        let letter = try #require(letters.first { $0.value == "im-sketch@region" }?.key)
+        #expect((sheet["settings"] as? [String: String])?["im-sketch@region"]?.contains("through sketchease's region") == true, "\(sheet)")
+        // Three cells in a row (the photo, A, B), each in a slot a third of the sheet wide, 6 px
+        // in from its sides, under a label 32 px tall; the panels 320 px tall.
+        let image = try VipsImage.load(path: sheets + "/face01.png")
+        let slot = image.width / 3, width = slot - 12
+        let column = 1 + Int(letter.unicodeScalars.first!.value - 65)
+        func difference(_ x: Int, _ y: Int) throws -> Double {
+            let patch = { (cell: Int) in try image.crop(x: cell * slot + 6 + x, y: 32 + y, width: 24, height: 24).cast(.float) }
+            return try patch(column).subtract(patch(0)).absolute().average()
+        }
+        let corner = try difference(4, 320 - 28), face = try difference(width / 2 - 12, 150)
+        #expect(corner < 1, "beside the head, the photo: \(corner)")
+        #expect(face > 20, "on the face, a drawing: \(face)")
+        let refused = try CLIRunner.run(["make", "--faces", faces, "--peers", "im-sketch@elsewhere", "--sheets", sheets, "--key", key],
+                                        environment: ["BIN": CLIRunner.executable], executable: Self.script, in: TestAssets.root.path)
+        #expect(refused.status != 0 && refused.stderr.contains("unknown peer 'im-sketch@elsewhere'"), "\(refused.stderr)")
     }
 
     /// Each judge's file is read with that judge's letters: two judges who both put the same
