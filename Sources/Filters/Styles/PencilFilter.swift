@@ -27,7 +27,7 @@ public struct PencilFilter: SketchFilter {
     public let id = "pencil"
     public let name = "Pencil"
     public let summary = "Pencil drawing: outlines drawn as strokes, shading hatched in, paper in the lights."
-    public let judged: String? = "Judged blind against G'MIC's `pencilbw`, ImageMagick's `-sketch` and OpenCV's `pencilSketch` on 21 faces (13 of 80 px or less): a face drawn alone into its colour photo ranked level with G'MIC's drawing of the whole photo in one line-up (1.97 against 1.92 in mean rank) and behind it in the latest (2.45 against 1.70, five judges, four of them putting the one drawing of the whole photo first as a rule), well ahead of the others in all of them; with the whole photo drawn (`--background-filter pencil`) pencil ranks first."
+    public let judged: String? = "Judged blind against G'MIC's `pencilbw`, ImageMagick's `-sketch` and OpenCV's `pencilSketch` on 21 faces (13 of 80 px or less): a face drawn alone into its colour photo ranked level with G'MIC's drawing of the whole photo in one line-up (1.97 against 1.92 in mean rank) and behind it in the latest (2.45 against 1.70, five judges, four of them putting the one drawing of the whole photo first as a rule), well ahead of the others in all of them; judged like for like, each peer's drawing laid into the photo as the face alone, pencil ranked first of six (1.96, over G'MIC's face alone 75 to 30); with the whole photo drawn (`--background-filter pencil`) pencil ranks first."
     public let parameters: [FilterParameter] = [
         FilterParameter("stroke", .number(range: 0.01...0.2, defaultValue: 0.06),
                         "Length of the outline strokes as a fraction of the face size."),
