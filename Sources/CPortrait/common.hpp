@@ -66,6 +66,19 @@ inline const std::vector<double> &linearLevels() {
     return table;
 }
 
+/// CIELAB's f: a cube root, linear near black.
+inline double labF(double t) { return t > 216.0 / 24389 ? std::cbrt(t) : t * 841.0 / 108 + 4.0 / 29; }
+
+/// CIELAB (D65: L 0...100, a, b) of a colour in linear light (sRGB primaries, 0...1).
+inline void cielab(const double c[3], double &l, double &a, double &b) {
+    const double fx = labF((0.4124 * c[0] + 0.3576 * c[1] + 0.1805 * c[2]) / 0.95047);
+    const double fy = labF(0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]);
+    const double fz = labF((0.0193 * c[0] + 0.1192 * c[1] + 0.9505 * c[2]) / 1.08883);
+    l = 116 * fy - 16;
+    a = 500 * (fx - fy);
+    b = 200 * (fy - fz);
+}
+
 /// Whether the AVX2 paths may run: the processor has AVX2 and `sk_use_vector_instructions`
 /// has not turned them off. They draw the same bytes as the plain loops beside them.
 bool vectorInstructions();

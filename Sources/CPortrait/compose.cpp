@@ -13,6 +13,8 @@
 
 namespace {
 
+using namespace sk;
+
 void placeMatte(const unsigned char *matte, int width, int height, double scaleX, double scaleY, double cornerX,
                 double cornerY, int outWidth, int outHeight, const double *beyond, unsigned char *out) {
     std::fill(out, out + size_t(outWidth) * outHeight, 0);
@@ -97,7 +99,62 @@ void blendThrough(const unsigned char *top, const unsigned char *mask, int width
     }
 }
 
+/// CIELAB a and b of an 8-bit sRGB pixel.
+void chromaOf(const unsigned char *rgb, double &a, double &b) {
+    const std::vector<double> &linear = linearLevels();
+    const double c[3] = {linear[rgb[0]], linear[rgb[1]], linear[rgb[2]]};
+    double l;
+    cielab(c, l, a, b);
+}
+
+/// The picture's colour under a grey drawing's soft edge faded to its grey where it has the
+/// head's hue (sk_grey_fringe).
+void greyFringe(const unsigned char *top, const unsigned char *mask, int width, int height, unsigned char *base,
+                int baseWidth, int x, int y) {
+    if (!top || !mask || !base || width <= 0 || height <= 0 || x < 0 || y < 0 || baseWidth < x + width)
+        throw std::invalid_argument("no layer, or a layer outside the picture");
+    // The head's hue: the mean chroma of the picture where the mask is whole (every third pixel
+    // of every third row is plenty).
+    double sumA = 0, sumB = 0;
+    long count = 0;
+    for (int row = 0; row < height; row += 3)
+        for (int col = 0; col < width; col += 3) {
+            if (mask[size_t(row) * width + col] != 255) continue;
+            double a, b;
+            chromaOf(base + (size_t(y + row) * baseWidth + x + col) * 3, a, b);
+            sumA += a;
+            sumB += b;
+            count++;
+        }
+    if (count == 0) return;
+    const double headA = sumA / count, headB = sumB / count, headChroma = std::hypot(headA, headB);
+    if (headChroma < 2) return; // a grey picture: nothing to fade
+    const double near = std::cos(20 * M_PI / 180), far = std::cos(35 * M_PI / 180);
+    for (int row = 0; row < height; row++)
+        for (int col = 0; col < width; col++) {
+            const int m = mask[size_t(row) * width + col];
+            const unsigned char *t = top + (size_t(row) * width + col) * 3;
+            if (m == 0 || m == 255 || t[0] != t[1] || t[0] != t[2]) continue;
+            unsigned char *p = base + (size_t(y + row) * baseWidth + x + col) * 3;
+            double a, b;
+            chromaOf(p, a, b);
+            const double chroma = std::hypot(a, b);
+            if (chroma < 1) continue;
+            const double cosine = (a * headA + b * headB) / (chroma * headChroma);
+            if (cosine <= far) continue;
+            const double like = cosine >= near ? 1 : (cosine - far) / (near - far);
+            const double share = std::min(1.0, m / (0.35 * 255)) * like;
+            const double grey = 0.299 * p[0] + 0.587 * p[1] + 0.114 * p[2];
+            for (int c = 0; c < 3; c++) p[c] = (unsigned char)std::lround(p[c] + share * (grey - p[c]));
+        }
+}
+
 } // namespace
+
+extern "C" int sk_grey_fringe(const unsigned char *top, const unsigned char *mask, int width, int height, unsigned char *base,
+                              int base_width, int x, int y, char *error, int error_size) {
+    return sk::guarded(error, error_size, [&] { greyFringe(top, mask, width, height, base, base_width, x, y); });
+}
 
 extern "C" int sk_matte_place(const unsigned char *matte, int width, int height, double scale_x, double scale_y,
                               double corner_x, double corner_y, int out_width, int out_height, const double *beyond,

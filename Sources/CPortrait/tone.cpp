@@ -17,7 +17,6 @@ namespace {
 
 using namespace sk;
 
-double labF(double t) { return t > 216.0 / 24389 ? std::cbrt(t) : t * 841.0 / 108 + 4.0 / 29; }
 
 /// The relative luminance Y (0...1) of a CIELAB lightness.
 double luminanceOf(double lightness) {
@@ -43,14 +42,9 @@ double relativeLuminance(const double c[3]) { return 0.2126 * c[0] + 0.7152 * c[
 
 /// CIELAB (D65) lightness, and chroma, of an sRGB pixel given as floats 0...255.
 void lab(const float *rgb, double &l, double &chroma) {
-    double c[3];
+    double c[3], a, b;
     linearOf(rgb, c);
-    double x = (0.4124 * c[0] + 0.3576 * c[1] + 0.1805 * c[2]) / 0.95047;
-    double y = relativeLuminance(c);
-    double z = (0.0193 * c[0] + 0.1192 * c[1] + 0.9505 * c[2]) / 1.08883;
-    double fx = labF(x), fy = labF(y), fz = labF(z);
-    l = 116 * fy - 16;
-    double a = 500 * (fx - fy), b = 200 * (fy - fz);
+    cielab(c, l, a, b);
     chroma = std::sqrt(a * a + b * b);
 }
 

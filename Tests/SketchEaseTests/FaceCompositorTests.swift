@@ -191,6 +191,42 @@ import Vips
         #expect(lifted > matched + 10 && lifted < lit + 3, "\(lifted) against \(matched) and \(lit)")
     }
 
+    /// A drawn head shows no rim of skin colour where its region's soft edge lets the photo
+    /// through: there the skin goes grey under the grey drawing, while the blue backdrop beside
+    /// it keeps its colour. (Judged blind, 77 to 28 for it; docs/look-panel.md.)
+    @Test func aDrawnHeadHasNoRimOfSkinColour() throws {
+        let landmarks = [Point(x: 221.4, y: 200), Point(x: 304.3, y: 192.2), Point(x: 265.9, y: 237.4),
+                         Point(x: 235.9, y: 279.7), Point(x: 304, y: 273.1)]
+        let styled = [StyledFace(box: FaceBox(x: 174.8, y: 131.5, width: 182.2, height: 204.8), style: try .named("pencil"), landmarks: landmarks)]
+        let mask = try FaceCompositor().regionMask(photo.rgb, faces: styled).pixels()
+        let out = try FaceCompositor().render(photo.rgb, faces: styled)
+        func ab(_ image: VipsImage) throws -> ([UInt8], [UInt8]) {
+            let lab = try image.colourspace(.lab)
+            return (try lab.extractBands(1).linear(1, 128).cast(.uchar).pixels(), try lab.extractBands(2).linear(1, 128).cast(.uchar).pixels())
+        }
+        let (pa, pb) = try ab(photo.rgb), (oa, ob) = try ab(out)
+        func vector(_ a: [UInt8], _ b: [UInt8], _ i: Int) -> SIMD2<Double> { SIMD2(Double(a[i]) - 128, Double(b[i]) - 128) }
+        func length(_ v: SIMD2<Double>) -> Double { (v * v).sum().squareRoot() }
+        let inside = mask.indices.filter { mask[$0] == 255 }
+        let head = inside.map { vector(pa, pb, $0) }.reduce(SIMD2(0, 0), +) / Double(inside.count)
+        func cosine(_ v: SIMD2<Double>) -> Double { (v * head).sum() / max(1e-9, length(v) * length(head)) }
+        var skin = (grey: 0, all: 0), backdrop = (kept: 0, all: 0)
+        for i in mask.indices where mask[i] > 0 && mask[i] < 255 {
+            let p = vector(pa, pb, i), o = vector(oa, ob, i)
+            if mask[i] >= 90, length(p) > 8, cosine(p) > 0.97 {
+                skin.all += 1
+                if length(o) < 3 { skin.grey += 1 }
+            } else if length(p) > 20, cosine(p) < 0.5 {
+                backdrop.all += 1
+                if length(o) > 0.5 * Double(255 - Int(mask[i])) / 255 * length(p) { backdrop.kept += 1 }
+            }
+        }
+        print("skin under the soft edge gone grey: \(skin.grey) of \(skin.all); backdrop keeping its colour: \(backdrop.kept) of \(backdrop.all)")
+        #expect(skin.all > 100 && backdrop.all > 100)
+        #expect(Double(skin.grey) >= 0.9 * Double(skin.all))
+        #expect(Double(backdrop.kept) >= 0.9 * Double(backdrop.all))
+    }
+
     /// A drawing is laid over the picture through its mask over bytes, as libvips' blending
     /// `ifthenelse` and `insert` lay it.
     @Test func aBlendOverBytesIsLibvipsBlend() throws {

@@ -319,6 +319,15 @@ int sk_matte_place(const unsigned char *matte, int width, int height, double sca
 int sk_blend_through(const unsigned char *top, const unsigned char *mask, int width, int height, int bands,
                      unsigned char *base, int base_width, int x, int y, char *error, int error_size);
 
+/* Before a grey drawing is laid over `base` (3 bands, base_width pixels a row) at (x, y) through
+ * `mask` (`top` and `mask` width x height, as sk_blend_through takes them): where the mask's soft
+ * edge lets the picture through under a grey pixel of `top`, the picture's colour is faded to its
+ * grey, wholly from mask 0.35 in, if it has the hue of the head (the mean CIELAB hue of the
+ * picture where the mask is whole: skin, and what has its hue, as lips, a red collar) and not
+ * from 20 degrees of hue away to 35: the backdrop beside a head keeps its colour. In place. */
+int sk_grey_fringe(const unsigned char *top, const unsigned char *mask, int width, int height, unsigned char *base,
+                   int base_width, int x, int y, char *error, int error_size);
+
 /* A carried drawing laid over `picture` (picture_width x picture_height, `bands` a pixel) with
  * its top-left corner at (x, y), in place; what falls outside the picture is left out.
  * `drawing` and `photo` are the part as drawn and as it was, `mask` (one band) the faces'

@@ -192,6 +192,22 @@ public enum PortraitOperations {
         }
     }
 
+    /// Before a grey drawing `top` is blended over `base` (3 bands) through `mask`, as `blend`
+    /// takes them: under the mask's soft edge, the picture's colour where it has the head's hue
+    /// faded to its grey (wholly from mask 0.35 in), so a drawn head shows no rim of skin colour;
+    /// the backdrop keeps its colour (`sk_grey_fringe`).
+    public static func greyFringe(under top: [UInt8], through mask: [UInt8], width: Int, height: Int,
+                                  over base: inout [UInt8], baseWidth: Int, x: Int, y: Int) throws {
+        precondition(top.count >= width * height * 3 && mask.count >= width * height, "top and mask hold the rectangle")
+        precondition(x >= 0 && y >= 0 && x + width <= baseWidth && (y + height) * baseWidth * 3 <= base.count,
+                     "the rectangle lies in the base")
+        try base.withUnsafeMutableBufferPointer { out in
+            try checked(operation: "grey fringe") { error, size in
+                sk_grey_fringe(top, mask, Int32(width), Int32(height), out.baseAddress, Int32(baseWidth), Int32(x), Int32(y), error, size)
+            }
+        }
+    }
+
     /// A seeded pencil tone texture (one band, 8-bit): graphite strokes slanted about `angle` degrees.
     static func pencilTexture(width: Int, height: Int, length: Double, strokeWidth: Double, angle: Double, seed: Int) throws -> VipsImage {
         try output(width: width, height: height, bands: 1, operation: "pencil texture") { out, error, size in

@@ -211,7 +211,7 @@ public struct FaceCompositor: Sendable {
             }
             guard let layer = try layer(of: styled, among: faces, filter: filter, style: style, faceSize: faceSize,
                                         crop: crop, behind: behind, rect: rect, image: image, exposure: exposure) else { continue }
-            drawn = try Self.blended(layer.drawing, through: layer.mask, over: drawn, at: layer.reached)
+            drawn = try Self.blended(layer.drawing, through: layer.mask, over: drawn, at: layer.reached, greyFringe: true)
         }
         return try drawn.inMemory()
     }
@@ -332,8 +332,12 @@ public struct FaceCompositor: Sendable {
 
     /// `top` laid over `base` at `rect` through `mask` (one band, 0 = `base`, 255 = `top`; `top`
     /// and `mask` the rectangle's size), as libvips' blending `ifthenelse` and `insert` give it,
-    /// computed over the held bytes of the three: a new image held in memory.
-    static func blended(_ top: VipsImage, through mask: VipsImage, over base: VipsImage, at rect: PixelRect) throws -> VipsImage {
+    /// computed over the held bytes of the three: a new image held in memory. With `greyFringe`,
+    /// a grey drawing's soft edge first fades the colour of the skin under it to grey
+    /// (`PortraitOperations.greyFringe`): judged blind, a drawn head without a rim of skin
+    /// colour was preferred 77 to 28 (docs/look-panel.md).
+    static func blended(_ top: VipsImage, through mask: VipsImage, over base: VipsImage, at rect: PixelRect,
+                        greyFringe: Bool = false) throws -> VipsImage {
         let formats = [top, mask, base].map(\.format)
         guard formats.allSatisfy({ $0 == .uchar }), top.bands == base.bands, (1...4).contains(base.bands), mask.bands == 1,
               top.width == rect.width, top.height == rect.height, mask.width == rect.width, mask.height == rect.height else {
@@ -341,8 +345,12 @@ public struct FaceCompositor: Sendable {
             return try base.inserting(blended, x: rect.x, y: rect.y).inMemory()
         }
         var out = try base.pixels()
-        let bands = base.bands
-        try PortraitOperations.blend(top.pixels(), through: mask.pixels(), width: rect.width, height: rect.height, bands: bands,
+        let bands = base.bands, topBytes = try top.pixels(), maskBytes = try mask.pixels()
+        if greyFringe && bands == 3 {
+            try PortraitOperations.greyFringe(under: topBytes, through: maskBytes, width: rect.width, height: rect.height,
+                                              over: &out, baseWidth: base.width, x: rect.x, y: rect.y)
+        }
+        try PortraitOperations.blend(topBytes, through: maskBytes, width: rect.width, height: rect.height, bands: bands,
                                      over: &out, baseWidth: base.width, x: rect.x, y: rect.y)
         return try VipsImage.fromPixels(out, width: base.width, height: base.height, bands: bands).reinterpreted(as: base.interpretation ?? .srgb)
     }
