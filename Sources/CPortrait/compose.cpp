@@ -99,12 +99,14 @@ void blendThrough(const unsigned char *top, const unsigned char *mask, int width
     }
 }
 
-/// CIELAB a and b of an 8-bit sRGB pixel.
-void chromaOf(const unsigned char *rgb, double &a, double &b) {
+/// CIELAB a and b of an 8-bit sRGB pixel, and its grey as the drawings take it (luminance in
+/// linear light, sRGB-encoded, 0...255: `greyOf`).
+void chromaOf(const unsigned char *rgb, double &a, double &b, double *grey = nullptr) {
     const std::vector<double> &linear = linearLevels();
     const double c[3] = {linear[rgb[0]], linear[rgb[1]], linear[rgb[2]]};
     double l;
     cielab(c, l, a, b);
+    if (grey) *grey = 255 * linearToSrgb(0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]);
 }
 
 /// The picture's colour under a grey drawing's soft edge faded to its grey where it has the
@@ -113,12 +115,13 @@ void greyFringe(const unsigned char *top, const unsigned char *mask, int width, 
                 int baseWidth, int x, int y) {
     if (!top || !mask || !base || width <= 0 || height <= 0 || x < 0 || y < 0 || baseWidth < x + width)
         throw std::invalid_argument("no layer, or a layer outside the picture");
-    // The head's hue: the mean chroma of the picture where the mask is whole (every third pixel
-    // of every third row is plenty).
+    // The head's hue: the mean chroma of the picture where the mask is whole, from some four
+    // thousand pixels of it at most (every third pixel of every third row, or sparser).
+    const int step = std::max(3, int(std::sqrt(double(width) * height / 4096)));
     double sumA = 0, sumB = 0;
     long count = 0;
-    for (int row = 0; row < height; row += 3)
-        for (int col = 0; col < width; col += 3) {
+    for (int row = 0; row < height; row += step)
+        for (int col = 0; col < width; col += step) {
             if (mask[size_t(row) * width + col] != 255) continue;
             double a, b;
             chromaOf(base + (size_t(y + row) * baseWidth + x + col) * 3, a, b);
@@ -136,15 +139,14 @@ void greyFringe(const unsigned char *top, const unsigned char *mask, int width, 
             const unsigned char *t = top + (size_t(row) * width + col) * 3;
             if (m == 0 || m == 255 || t[0] != t[1] || t[0] != t[2]) continue;
             unsigned char *p = base + (size_t(y + row) * baseWidth + x + col) * 3;
-            double a, b;
-            chromaOf(p, a, b);
+            double a, b, grey;
+            chromaOf(p, a, b, &grey);
             const double chroma = std::hypot(a, b);
             if (chroma < 1) continue;
             const double cosine = (a * headA + b * headB) / (chroma * headChroma);
             if (cosine <= far) continue;
             const double like = cosine >= near ? 1 : (cosine - far) / (near - far);
             const double share = std::min(1.0, m / (0.35 * 255)) * like;
-            const double grey = 0.299 * p[0] + 0.587 * p[1] + 0.114 * p[2];
             for (int c = 0; c < 3; c++) p[c] = (unsigned char)std::lround(p[c] + share * (grey - p[c]));
         }
 }

@@ -17,7 +17,6 @@ namespace {
 
 using namespace sk;
 
-
 /// The relative luminance Y (0...1) of a CIELAB lightness.
 double luminanceOf(double lightness) {
     double fy = (std::min(100.0, std::max(0.0, lightness)) + 16) / 116;

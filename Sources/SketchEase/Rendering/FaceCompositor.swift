@@ -335,7 +335,7 @@ public struct FaceCompositor: Sendable {
     /// computed over the held bytes of the three: a new image held in memory. With `greyFringe`,
     /// a grey drawing's soft edge first fades the colour of the skin under it to grey
     /// (`PortraitOperations.greyFringe`): judged blind, a drawn head without a rim of skin
-    /// colour was preferred 77 to 28 (docs/look-panel.md).
+    /// colour was preferred 151 to 59 over two rounds (docs/look-panel.md).
     static func blended(_ top: VipsImage, through mask: VipsImage, over base: VipsImage, at rect: PixelRect,
                         greyFringe: Bool = false) throws -> VipsImage {
         let formats = [top, mask, base].map(\.format)
