@@ -106,12 +106,25 @@ class SpotDetail {
     const unsigned char *spots(int y) const { return on ? fine.ptr<unsigned char>(y) : nullptr; }
     const unsigned char *surroundings(int y) const { return on ? around.ptr<unsigned char>(y) : nullptr; }
     float factor(unsigned char spot, unsigned char surrounding) const { return byDifference[surrounding - spot + 255]; }
+    /// The row of how much of the darks each pixel takes (255: all of them), near a face's
+    /// features and `away` from them; null when it is all of them everywhere.
+    const unsigned char *shares(int y) const { return on && !share.empty() ? share.ptr<unsigned char>(y) : nullptr; }
+    /// `factor` with `taken` (0...255) of a dark spot's darkening; a light spot's lightening whole.
+    float factor(unsigned char spot, unsigned char surrounding, unsigned char taken) const {
+        const float whole = byDifference[surrounding - spot + 255];
+        return whole >= 1 ? whole : 1 + (whole - 1) * (taken * (1.0f / 255));
+    }
 
   private:
     bool on;
-    cv::Mat fine, around;
+    cv::Mat fine, around, share;
     float byDifference[511];
 };
+
+/// How much of a drawing's small forms each pixel takes (8-bit, 255: all): all of them about
+/// the eyes and brows, the nose and the mouth of each of `faces` (`features`: five landmarks a
+/// face, as `sk_detail` has them), fading to `away` of them elsewhere.
+cv::Mat featureShares(const float *features, int faces, float away, int width, int height);
 
 /// The grey of an RGB image as libvips' "b-w" gives it: luminance in linear light, sRGB-encoded.
 cv::Mat greyOf(const unsigned char *rgb, int width, int height);

@@ -29,6 +29,45 @@ SpotDetail::SpotDetail(const cv::Mat &grey, const sk_detail &plan) : on(plan.dar
         float past = std::max(0.0f, std::abs(d) / 255.0f - plan.floor);
         byDifference[d + 255] = d > 0 ? std::max(0.0f, 1 - plan.dark * past) : 1 + plan.light * past;
     }
+    if (plan.features && plan.feature_faces > 0 && plan.away < 1)
+        share = featureShares(plan.features, plan.feature_faces, std::max(0.0f, plan.away), grey.cols, grey.rows);
+}
+
+cv::Mat featureShares(const float *features, int faces, float away, int width, int height) {
+    cv::Mat near(height, width, CV_32F, cv::Scalar(0));
+    // An ellipse about `centre`, `along` the eyes' line and `across` it, whole to its edge and
+    // fading out by 1.6 times its size.
+    auto zone = [&](cv::Point2f centre, cv::Point2f u, float along, float across) {
+        const cv::Point2f n(-u.y, u.x);
+        const float reach = 1.6f * std::max(along, across);
+        const int x0 = std::max(0, int(std::floor(centre.x - reach))), x1 = std::min(width - 1, int(std::ceil(centre.x + reach)));
+        const int y0 = std::max(0, int(std::floor(centre.y - reach))), y1 = std::min(height - 1, int(std::ceil(centre.y + reach)));
+        for (int y = y0; y <= y1; y++) {
+            float *row = near.ptr<float>(y);
+            for (int x = x0; x <= x1; x++) {
+                const cv::Point2f d(x - centre.x, y - centre.y);
+                const float a = d.dot(u) / along, b = d.dot(n) / across;
+                const float r = std::sqrt(a * a + b * b);
+                const float t = std::min(1.0f, std::max(0.0f, (r - 1) / 0.6f));
+                row[x] = std::max(row[x], 1 - t * t * (3 - 2 * t));
+            }
+        }
+    };
+    for (int f = 0; f < faces; f++) {
+        const float *p = features + 10 * f;
+        const cv::Point2f left(p[0], p[1]), right(p[2], p[3]), nose(p[4], p[5]), mouthLeft(p[6], p[7]), mouthRight(p[8], p[9]);
+        const cv::Point2f line = right - left;
+        const float eyes = std::max(1.0f, float(cv::norm(line)));
+        const cv::Point2f u = line * (1 / eyes), down(-u.y, u.x);
+        // The eyes with their brows above them, the nostrils about the nose's tip, the lips.
+        zone(left - 0.1f * eyes * down, u, 0.38f * eyes, 0.45f * eyes);
+        zone(right - 0.1f * eyes * down, u, 0.38f * eyes, 0.45f * eyes);
+        zone(nose + 0.1f * eyes * down, u, 0.3f * eyes, 0.3f * eyes);
+        zone((mouthLeft + mouthRight) * 0.5f, u, 0.5f * float(cv::norm(mouthRight - mouthLeft)) + 0.15f * eyes, 0.3f * eyes);
+    }
+    cv::Mat share;
+    near.convertTo(share, CV_8U, 255 * (1 - away), 255 * away);
+    return share;
 }
 
 cv::Mat greyOf(const unsigned char *rgb, int width, int height) {

@@ -940,7 +940,7 @@ void pencil(const unsigned char *rgb, int width, int height, const sk_pencil_pla
         const size_t row1 = size_t((y + firstAt.y) % first->side) * first->side;
         const size_t row2 = size_t((y + secondAt.y) % second->side) * second->side;
         if (turning) directions.fill(y, slantRow.data(), towardRow.data());
-        const unsigned char *spot = detail.spots(y), *around = detail.surroundings(y);
+        const unsigned char *spot = detail.spots(y), *around = detail.surroundings(y), *taken = detail.shares(y);
         unsigned char *out = outRGB + size_t(y) * width * 3;
         for (int x = 0; x < width; x++) {
             int l = level[x];
@@ -967,7 +967,7 @@ void pencil(const unsigned char *rgb, int width, int height, const sk_pencil_pla
             float hatched = tone[l] + (hatch - tone[l]) * strokeShare[l];
             // The paper a little below white, so its grain is not clipped away.
             float v = line[x] * hatched * (0.97f - plan.grain_strength * grainRow[x]);
-            if (spot) v = std::min(0.97f, v * detail.factor(spot[x], around[x]));
+            if (spot) v = std::min(0.97f, v * (taken ? detail.factor(spot[x], around[x], taken[x]) : detail.factor(spot[x], around[x])));
             unsigned char g = cv::saturate_cast<unsigned char>(255 * v);
             out[3 * x] = out[3 * x + 1] = out[3 * x + 2] = g;
         }

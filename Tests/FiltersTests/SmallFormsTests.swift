@@ -38,6 +38,43 @@ import Vips
         #expect(flatChange < 3, "broad areas: \(flatChange) levels")
     }
 
+    /// On a small face the darks are kept about the eyes, nose and mouth, placed from its
+    /// landmarks, and only `smallFaceDetailAway` of them elsewhere; the lights everywhere: the
+    /// same dark spot drawn on an eye and on a cheek (a mole, an age spot) is darkened as much
+    /// on both on a face drawn at its own size, and far less on the cheek of a face enlarged 3x
+    /// to be drawn ("dirty blotches" on an old man's small face, docs/look-panel.md), while a
+    /// light spot on the other cheek keeps its light.
+    @Test func aSmallFaceKeepsItsDarkSpotsAtItsFeatures() throws {
+        let eye = (x: 42, y: 52), cheek = (x: 117, y: 92), otherCheek = (x: 20, y: 92), side = 6
+        var skin = try FilterBench.flat(190, size: 144)
+        let spot = try FilterBench.flat(110, size: side), light = try FilterBench.flat(250, size: side)
+        skin = try skin.inserting(spot, x: eye.x, y: eye.y).inserting(spot, x: cheek.x, y: cheek.y)
+            .inserting(light, x: otherCheek.x, y: otherCheek.y)
+        let face = FaceRegion(x: 20, y: 20, width: 104, height: 120,
+                              landmarks: [SIMD2(45, 55), SIMD2(99, 55), SIMD2(72, 85), SIMD2(52, 110), SIMD2(92, 110)])
+        let pencil = PencilFilter()
+        func darkening(photoPixel: Double) throws -> (eye: Double, cheek: Double, light: Double) {
+            func drawn(_ detail: String) throws -> VipsImage {
+                let settings = try FilterRegistry.standard.settings(for: "pencil", assignments: ["grain": "0", "detail": detail])
+                let context = FilterContext(faceSize: 144, seed: 3, faces: [face], photoPixel: photoPixel)
+                return try pencil.apply(to: skin, settings: settings, context: context).extractBands(0)
+            }
+            let with = try drawn("0.6"), without = try drawn("0")
+            func drop(_ at: (x: Int, y: Int)) throws -> Double {
+                try without.crop(x: at.x, y: at.y, width: side, height: side).average()
+                    - with.crop(x: at.x, y: at.y, width: side, height: side).average()
+            }
+            return (try drop(eye), try drop(cheek), -(try drop(otherCheek)))
+        }
+        let own = try darkening(photoPixel: 1), enlarged = try darkening(photoPixel: 3)
+        print("a spot darkened on the eye and the cheek: at its own size \(own), enlarged 3x \(enlarged) levels")
+        #expect(own.eye > 20 && own.cheek > 20, "a face drawn at its own size keeps every spot: \(own)")
+        #expect(abs(own.eye - own.cheek) < 0.3 * max(own.eye, own.cheek), "alike on the eye and the cheek: \(own)")
+        #expect(enlarged.eye > 20, "a small face's eye keeps its dark: \(enlarged.eye)")
+        #expect(enlarged.cheek < 0.5 * enlarged.eye, "and its cheek's spot far less of it: \(enlarged)")
+        #expect(enlarged.light > 10, "a light spot on a small face's cheek keeps its light: \(enlarged.light) levels")
+    }
+
     /// Without it (`detail` 0) the drawing is the one made before it existed: nothing is
     /// computed for it.
     @Test func noneIsNothing() {

@@ -81,6 +81,11 @@ typedef struct {
     float dark;            /* the drawing darkened by this times how much darker (0...1) a spot
                               is than its surroundings past the floor (at most to black) */
     float light;           /* and lightened by this times how much lighter (at most to paper) */
+    const float *features; /* each face's five landmarks, x and y in the crop's pixels (eyes, nose
+                              tip, mouth corners: 10 floats a face); null: none */
+    int feature_faces;     /* how many faces `features` holds */
+    float away;            /* the share of the darks and lights laid in away from those faces' eyes
+                              and brows, nose and mouth (0...1; 1: everywhere alike) */
 } sk_detail;
 
 /* The pencil drawing of an RGB crop, every size already chosen by the style (PencilFilter):

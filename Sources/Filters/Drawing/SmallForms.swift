@@ -11,6 +11,6 @@ enum SmallForms {
     /// grey is already softened by `greySigma`; `amount` 0...1 (0: none).
     static func plan(face: Double, pixel: Double, greySigma: Double, amount: Double) -> sk_detail {
         sk_detail(fine: Float(0.5 * greySigma), sigma: Float(max(1.5, 0.03 * face, 1.5 * pixel)), floor: 0.02,
-                  dark: Float(8 * amount), light: Float(5 * amount))
+                  dark: Float(8 * amount), light: Float(5 * amount), features: nil, feature_faces: 0, away: 1)
     }
 }

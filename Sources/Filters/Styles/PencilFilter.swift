@@ -81,6 +81,14 @@ public struct PencilFilter: SketchFilter {
     /// blind A/B on the 17 panel faces under 100 px preferred this to the same detail at every
     /// size 31 to 20 (mean rank 2.14 against 2.37; docs/look-panel.md).
     static let smallFaceDetail = 0.66
+    /// On a face of 80 px or less (drawn enlarged 1.25x or more), this share of the small
+    /// forms' darks away from the eyes and brows, the nose and the mouth (placed from its
+    /// landmarks), their lights kept everywhere; all of both on a face of 100 px and more.
+    /// Everywhere alike, an old man's age spots, moles and stubble came out as "dirty blotches"
+    /// on a small face. A blind A/B on the 17 panel faces under 100 px preferred it 70 to 15
+    /// (every sheet); lights taken away with the darks had split 46 to 39, "muddier" on the
+    /// smallest faces (docs/look-panel.md).
+    static let smallFaceDetailAway = 0.35
     /// A small face's tone is laid in as hatching on paper, not as a smooth grey (at 3x
     /// enlargement, `sparse` 1): grey levels up to this share of white are hatched (from
     /// `paperLevel` on a face drawn at its own size), and `smallFaceStrokeShare` more of the
@@ -148,45 +156,59 @@ public struct PencilFilter: SketchFilter {
         // The faces' boxes: their own gradients set how strong an edge must be to draw, and
         // their strongest strokes how dark the strokes are.
         let skin = FaceRegion.bounds(of: context.faces) ?? FaceRegion(x: 0, y: 0, width: 0, height: 0)
+        // A small face keeps its small forms' darks about its eyes, nose and mouth, and less
+        // of them elsewhere (see `smallFaceDetailAway`).
+        let enlarged = min(1, max(0, (pixel - 1) / 0.25))
+        let away = 1 - (1 - Self.smallFaceDetailAway) * enlarged
+        let features = context.faces.filter { $0.landmarks.count == 5 }.flatMap { $0.landmarks.flatMap { [Float($0.x), Float($0.y)] } }
+        var detail = SmallForms.plan(face: face, pixel: pixel, greySigma: greySigma,
+                                     amount: settings.number("detail") * (1 + Self.smallFaceDetail * sparse))
         let drawing = try table.withUnsafeBufferPointer { table in
-            try noise.withUnsafeBufferPointer { noise in
-                // Every size is never finer than a pixel of the photo: on a small face's enlarged
-                // copy each has a floor in photo pixels, so its strokes come out few and bold.
-                let plan = sk_pencil_plan(
-                    grey_sigma: Float(greySigma),
-                    line_sigma: Float(max(0.7, 0.005 * face, 0.5 * pixel)),
-                    line_scale: Float(lineScale),
-                    stroke_length: Float(max(settings.number("stroke") * lineFace, 6 * linePixel)),
-                    stroke_width: Float(max(1, 0.006 * lineFace, 1.1 * linePixel)),
-                    stroke_gain: Float(settings.number("darkness") * (1 + 0.5 * sparse) * (1 - 0.75 * sparse)),
-                    skin_x: Float(skin.x), skin_y: Float(skin.y), skin_width: Float(skin.width), skin_height: Float(skin.height),
-                    contour_scale: Float(contourScale),
-                    flow_sigma: Float(max(1, 0.02 * contourFace)),
-                    contour_sigma: Float(max(0.5, 0.003 * contourFace, 0.6 * contourPixel)),
-                    flow_length: Float(max(1.5, 0.02 * contourFace)),
-                    edges: Float(edges),
-                    detail: SmallForms.plan(face: face, pixel: pixel, greySigma: greySigma, amount: settings.number("detail") * (1 + Self.smallFaceDetail * sparse)),
-                    tone_sigma: Float(max(1, 0.01 * face, 0.8 * pixel)),
-                    tone_table: table.baseAddress,
-                    // Three parts strokes to two parts smudge of the same tone: strokes, not
-                    // scratches; in the photo's blacks (a dark room behind a head) the smudge
-                    // takes over, down to one part strokes in four: a dark wall is not drawn as
-                    // a cloud of scribbles (in sk_pencil, per grey level). On a small face,
-                    // more of it strokes (`smallFaceStrokeShare`).
-                    cross_below: Float(Self.crossHatchBelow),
-                    stroke_share: Float(Self.smallFaceStrokeShare * sparse),
-                    hatch_length: Float(hatchLength), hatch_width: Float(hatchWidth),
-                    hatch_angle: Float(-55 * Double.pi / 180), cross_angle: Float(35 * Double.pi / 180),
-                    hatch_follow: Float(Self.hatchFollow), form_size: Float(skin.width > 0 ? max(skin.width, skin.height) : face),
-                    seed: UInt32(truncatingIfNeeded: context.seed),
-                    // Paper grain, on the paper and in the graphite alike: the paper a little
-                    // below white, so its grain is not clipped away.
-                    grain_size: Float(max(0.5, 0.003 * face, 0.4 * pixel)),
-                    grain_strength: Float(0.06 * settings.number("grain")),
-                    noise: noise.baseAddress, noise_side: Int32(NoiseTile.side),
-                    noise_x: Int32(at.x), noise_y: Int32(at.y),
-                    origin_x: Int32(context.origin.x), origin_y: Int32(context.origin.y))
-                return try PortraitOperations.drawn(crop, plan: plan, operation: "pencil", by: sk_pencil)
+            try features.withUnsafeBufferPointer { features in
+                try noise.withUnsafeBufferPointer { noise in
+                    if away < 1, !features.isEmpty {
+                        detail.features = features.baseAddress
+                        detail.feature_faces = Int32(features.count / 10)
+                        detail.away = Float(away)
+                    }
+                    // Every size is never finer than a pixel of the photo: on a small face's enlarged
+                    // copy each has a floor in photo pixels, so its strokes come out few and bold.
+                    let plan = sk_pencil_plan(
+                        grey_sigma: Float(greySigma),
+                        line_sigma: Float(max(0.7, 0.005 * face, 0.5 * pixel)),
+                        line_scale: Float(lineScale),
+                        stroke_length: Float(max(settings.number("stroke") * lineFace, 6 * linePixel)),
+                        stroke_width: Float(max(1, 0.006 * lineFace, 1.1 * linePixel)),
+                        stroke_gain: Float(settings.number("darkness") * (1 + 0.5 * sparse) * (1 - 0.75 * sparse)),
+                        skin_x: Float(skin.x), skin_y: Float(skin.y), skin_width: Float(skin.width), skin_height: Float(skin.height),
+                        contour_scale: Float(contourScale),
+                        flow_sigma: Float(max(1, 0.02 * contourFace)),
+                        contour_sigma: Float(max(0.5, 0.003 * contourFace, 0.6 * contourPixel)),
+                        flow_length: Float(max(1.5, 0.02 * contourFace)),
+                        edges: Float(edges),
+                        detail: detail,
+                        tone_sigma: Float(max(1, 0.01 * face, 0.8 * pixel)),
+                        tone_table: table.baseAddress,
+                        // Three parts strokes to two parts smudge of the same tone: strokes, not
+                        // scratches; in the photo's blacks (a dark room behind a head) the smudge
+                        // takes over, down to one part strokes in four: a dark wall is not drawn as
+                        // a cloud of scribbles (in sk_pencil, per grey level). On a small face,
+                        // more of it strokes (`smallFaceStrokeShare`).
+                        cross_below: Float(Self.crossHatchBelow),
+                        stroke_share: Float(Self.smallFaceStrokeShare * sparse),
+                        hatch_length: Float(hatchLength), hatch_width: Float(hatchWidth),
+                        hatch_angle: Float(-55 * Double.pi / 180), cross_angle: Float(35 * Double.pi / 180),
+                        hatch_follow: Float(Self.hatchFollow), form_size: Float(skin.width > 0 ? max(skin.width, skin.height) : face),
+                        seed: UInt32(truncatingIfNeeded: context.seed),
+                        // Paper grain, on the paper and in the graphite alike: the paper a little
+                        // below white, so its grain is not clipped away.
+                        grain_size: Float(max(0.5, 0.003 * face, 0.4 * pixel)),
+                        grain_strength: Float(0.06 * settings.number("grain")),
+                        noise: noise.baseAddress, noise_side: Int32(NoiseTile.side),
+                        noise_x: Int32(at.x), noise_y: Int32(at.y),
+                        origin_x: Int32(context.origin.x), origin_y: Int32(context.origin.y))
+                    return try PortraitOperations.drawn(crop, plan: plan, operation: "pencil", by: sk_pencil)
+                }
             }
         }
         return try drawing.tinted(like: crop, amount: settings.number("colour"))
