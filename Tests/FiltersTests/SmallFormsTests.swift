@@ -39,7 +39,7 @@ import Vips
     }
 
     /// On a small face the darks are kept about the eyes, nose and mouth, placed from its
-    /// landmarks, and only `smallFaceDetailAway` of them elsewhere; the lights everywhere: the
+    /// landmarks, and only `SmallForms.smallFaceAway` of them elsewhere; the lights everywhere: the
     /// same dark spot drawn on an eye and on a cheek (a mole, an age spot) is darkened as much
     /// on both on a face drawn at its own size, and far less on the cheek of a face enlarged 3x
     /// to be drawn ("dirty blotches" on an old man's small face, docs/look-panel.md), while a

@@ -81,14 +81,6 @@ public struct PencilFilter: SketchFilter {
     /// blind A/B on the 17 panel faces under 100 px preferred this to the same detail at every
     /// size 31 to 20 (mean rank 2.14 against 2.37; docs/look-panel.md).
     static let smallFaceDetail = 0.66
-    /// On a face of 80 px or less (drawn enlarged 1.25x or more), this share of the small
-    /// forms' darks away from the eyes and brows, the nose and the mouth (placed from its
-    /// landmarks), their lights kept everywhere; all of both on a face of 100 px and more.
-    /// Everywhere alike, an old man's age spots, moles and stubble came out as "dirty blotches"
-    /// on a small face. A blind A/B on the 17 panel faces under 100 px preferred it 70 to 15
-    /// (every sheet); lights taken away with the darks had split 46 to 39, "muddier" on the
-    /// smallest faces (docs/look-panel.md).
-    static let smallFaceDetailAway = 0.35
     /// A small face's tone is laid in as hatching on paper, not as a smooth grey (at 3x
     /// enlargement, `sparse` 1): grey levels up to this share of white are hatched (from
     /// `paperLevel` on a face drawn at its own size), and `smallFaceStrokeShare` more of the
@@ -157,20 +149,12 @@ public struct PencilFilter: SketchFilter {
         // their strongest strokes how dark the strokes are.
         let skin = FaceRegion.bounds(of: context.faces) ?? FaceRegion(x: 0, y: 0, width: 0, height: 0)
         // A small face keeps its small forms' darks about its eyes, nose and mouth, and less
-        // of them elsewhere (see `smallFaceDetailAway`).
-        let enlarged = min(1, max(0, (pixel - 1) / 0.25))
-        let away = 1 - (1 - Self.smallFaceDetailAway) * enlarged
-        let features = context.faces.filter { $0.landmarks.count == 5 }.flatMap { $0.landmarks.flatMap { [Float($0.x), Float($0.y)] } }
-        var detail = SmallForms.plan(face: face, pixel: pixel, greySigma: greySigma,
-                                     amount: settings.number("detail") * (1 + Self.smallFaceDetail * sparse))
+        // of them elsewhere (`SmallForms.smallFaceAway`).
+        let smallForms = SmallForms.plan(face: face, pixel: pixel, greySigma: greySigma,
+                                         amount: settings.number("detail") * (1 + Self.smallFaceDetail * sparse))
         let drawing = try table.withUnsafeBufferPointer { table in
-            try features.withUnsafeBufferPointer { features in
+            try SmallForms.kept(smallForms, toFeaturesOf: context) { detail in
                 try noise.withUnsafeBufferPointer { noise in
-                    if away < 1, !features.isEmpty {
-                        detail.features = features.baseAddress
-                        detail.feature_faces = Int32(features.count / 10)
-                        detail.away = Float(away)
-                    }
                     // Every size is never finer than a pixel of the photo: on a small face's enlarged
                     // copy each has a floor in photo pixels, so its strokes come out few and bold.
                     let plan = sk_pencil_plan(
