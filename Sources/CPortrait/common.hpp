@@ -121,9 +121,9 @@ class SpotDetail {
     float byDifference[511];
 };
 
-/// How much of a drawing's small forms each pixel takes (8-bit, 255: all): all of them about
-/// the eyes and brows, the nose and the mouth of each of `faces` (`features`: five landmarks a
-/// face, as `sk_detail` has them), fading to `away` of them elsewhere.
+/// How much of a drawing's small forms' darks each pixel takes (8-bit, 255: all): all of them
+/// about the eyes and brows, the nose and the mouth of each of `faces` (`features`: five
+/// landmarks a face, as `sk_detail` has them), fading to `away` of them elsewhere.
 cv::Mat featureShares(const float *features, int faces, float away, int width, int height);
 
 /// The grey of an RGB image as libvips' "b-w" gives it: luminance in linear light, sRGB-encoded.

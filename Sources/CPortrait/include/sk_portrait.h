@@ -84,8 +84,8 @@ typedef struct {
     const float *features; /* each face's five landmarks, x and y in the crop's pixels (eyes, nose
                               tip, mouth corners: 10 floats a face); null: none */
     int feature_faces;     /* how many faces `features` holds */
-    float away;            /* the share of the darks and lights laid in away from those faces' eyes
-                              and brows, nose and mouth (0...1; 1: everywhere alike) */
+    float away;            /* the share of the darks laid in away from those faces' eyes and brows,
+                              nose and mouth (0...1; 1: everywhere alike); the lights everywhere */
 } sk_detail;
 
 /* The pencil drawing of an RGB crop, every size already chosen by the style (PencilFilter):
