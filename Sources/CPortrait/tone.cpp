@@ -126,8 +126,22 @@ void contrastRow(const unsigned char *in, const float *gain, const float *level,
     }
 }
 
+/// How much of an exposure a drawing is matched at, per pixel of its reduced copy `small`: 1
+/// inside `region` (8-bit, the drawing's size) from `ramp` pixels in from its edge, 0 at the
+/// edge (where its matte is half), smooth between: twice the region blurred over half the
+/// ramp, less one. NULL or no ramp: 1 everywhere.
+cv::Mat exposureShares(const unsigned char *region, int width, int height, float ramp, cv::Size small, double factor) {
+    if (!region || !(ramp > 0)) return cv::Mat(small, CV_32F, cv::Scalar(1));
+    cv::Mat full(height, width, CV_8U, const_cast<unsigned char *>(region)), reduced;
+    reducedByArea(full, reduced, small);
+    reduced.convertTo(reduced, CV_32F, 1.0 / 255);
+    cv::Mat shares = smoothed(reduced, std::max(0.5, ramp / 2 / factor)) * 2 - 1;
+    return cv::min(cv::max(shares, 0.0), 1.0);
+}
+
 void toneMatch(const unsigned char *drawingBytes, const unsigned char *photoBytes, int width, int height,
-               float reach, float paperLift, float paperChroma, float shadowContrast, float exposure, unsigned char *outBytes) {
+               float reach, float paperLift, float paperChroma, float shadowContrast, float exposure,
+               const unsigned char *region, float regionRamp, unsigned char *outBytes) {
     checkImage(drawingBytes, width, height);
     checkImage(photoBytes, width, height);
     double sigma = std::max(1.0f, reach);
@@ -156,13 +170,17 @@ void toneMatch(const unsigned char *drawingBytes, const unsigned char *photoByte
     double s = sigma / factor;
     photoL = smoothed(photoL, s);
     // The photo as a longer exposure would have taken it (its local means' luminance times
-    // `exposure`, up to white).
-    if (exposure != 1)
+    // `exposure`, up to white), inside the region; at its edge as it is, where the drawing
+    // meets the photo.
+    if (exposure != 1) {
+        const cv::Mat shares = exposureShares(region, width, height, regionRamp, small, factor);
         for (int y = 0; y < small.height; y++)
             for (int x = 0; x < small.width; x++) {
                 double &l = photoL.at<double>(y, x);
-                l = std::min(100.0, 116 * labF(luminanceOf(l) * exposure) - 16);
+                const double e = 1 + (exposure - 1) * shares.at<float>(y, x);
+                l = std::min(100.0, 116 * labF(luminanceOf(l) * e) - 16);
             }
+    }
     drawnLevel = smoothed(drawnLevel, s);
     drawnChroma = smoothed(drawnChroma, s);
     // The gain, its lights not lifted from a chroma of `paperChroma` (a cartoon's bands, a
@@ -207,10 +225,11 @@ void toneMatch(const unsigned char *drawingBytes, const unsigned char *photoByte
 
 extern "C" int sk_tone_match(const unsigned char *drawing, const unsigned char *photo, int width, int height,
                              float reach, float paper_lift, float paper_chroma, float shadow_contrast, float exposure,
-                             unsigned char *out, char *error, int error_size) {
+                             const unsigned char *region, float region_ramp, unsigned char *out, char *error, int error_size) {
     return guarded(error, error_size, [&] {
         if (!(shadow_contrast >= 0)) throw std::invalid_argument("tone match: shadow contrast must not be negative");
         if (!(exposure > 0) || !std::isfinite(exposure)) throw std::invalid_argument("tone match: the exposure must be positive");
-        toneMatch(drawing, photo, width, height, reach, paper_lift, paper_chroma, shadow_contrast, exposure, out);
+        if (!(region_ramp >= 0) || !std::isfinite(region_ramp)) throw std::invalid_argument("tone match: the region's ramp must not be negative");
+        toneMatch(drawing, photo, width, height, reach, paper_lift, paper_chroma, shadow_contrast, exposure, region, region_ramp, out);
     });
 }

@@ -121,6 +121,41 @@ import Vips
                                                      ToneMatch.apply(drawing, like: dark, reach: 8)) == 0)
     }
 
+    /// With the region a drawing is laid in through, an exposure rises from none at the
+    /// region's edge (where its matte is half) to all of it `regionRamp` pixels inside: an
+    /// under-exposed photo's drawing meets the photo at the photo's own lightness, where it
+    /// had lifted the backdrop and hair its region took in to a glow around the head.
+    @Test func toneMatchAtAnExposureMeetsThePhotoAtItsRegionsEdge() throws {
+        func lightness(_ image: VipsImage, x: Int, y: Int) throws -> Double {
+            try image.crop(x: x - 2, y: y - 2, width: 5, height: 5).colourspace(.lab).extractBands(0).average()
+        }
+        let side = 160
+        let drawing = try FilterBench.flat(128, size: side), dark = try FilterBench.flat(40, size: side)
+        // A disc of radius 60 about the middle, its matte half at the rim and soft over 8 px.
+        let coords = try VipsImage.coordinates(width: side, height: side).linear(1, -80)
+        let squared = try coords.multiply(coords)
+        let radius = try squared.extractBands(0).add(squared.extractBands(1)).math2("pow", constant: [0.5])
+        let region = try radius.linear(-16, 60 * 16 + 127.5).cast(.uchar)
+        let ramp = 30.0
+        let lifted = try ToneMatch.apply(drawing, like: dark, reach: 8, exposure: 3)
+        let asItIs = try ToneMatch.apply(drawing, like: dark, reach: 8)
+        let met = try ToneMatch.apply(drawing, like: dark, reach: 8, exposure: 3, region: region, regionRamp: ramp)
+        let middle = try lightness(met, x: 80, y: 80), rim = try lightness(met, x: 140, y: 80)
+        let halfway = try lightness(met, x: 125, y: 80), outside = try lightness(met, x: 8, y: 8)
+        let full = try lightness(lifted, x: 80, y: 80), none = try lightness(asItIs, x: 80, y: 80)
+        print("at 3 x the exposure through a disc: L \(middle) in the middle, \(halfway) half the ramp in, \(rim) at the rim, \(outside) outside; lifted everywhere \(full), as it is \(none)")
+        #expect(full > none + 10)
+        #expect(abs(middle - full) < 1, "the middle is drawn at the exposure: \(middle) against \(full)")
+        #expect(abs(rim - none) < 2, "the rim meets the photo as it is: \(rim) against \(none)")
+        #expect(abs(outside - none) < 1)
+        #expect(halfway > none + 2 && halfway < full - 2, "\(halfway) between \(none) and \(full)")
+        // At no exposure, or with no ramp, the region changes nothing.
+        #expect(try PixelStats.maxAbsoluteDifference(ToneMatch.apply(drawing, like: dark, reach: 8, region: region, regionRamp: ramp),
+                                                     asItIs) == 0)
+        #expect(try PixelStats.maxAbsoluteDifference(ToneMatch.apply(drawing, like: dark, reach: 8, exposure: 3, region: region),
+                                                     lifted) == 0)
+    }
+
     /// Where the match darkens a grey drawing (a dark room, dark skin), `shadowContrast` keeps
     /// its strokes legible: their contrast about the local mean is raised, not scaled down with
     /// it to a murky grey; its mean stays near the photo's. Where the match lightens, and for a

@@ -297,10 +297,14 @@ int sk_paper_grain(const unsigned char *noise, int noise_side, int noise_x, int 
  * 1), its own contrast about its local mean is raised to the power 1 + `shadow_contrast` (1 - g),
  * so its lines and strokes stay as legible as drawn (0: scaled with it). The photo is taken as if
  * exposed `exposure` times as long (its luminance times that, 1: as it is; an under-exposed
- * picture's drawing is made at a normal exposure). Writes RGB into `out`. */
+ * picture's drawing is made at a normal exposure). With `region` (8-bit, width x height: the
+ * matte the drawing is laid in through), the exposure rises from none at the region's edge
+ * (where the matte is half) to all of it `region_ramp` pixels inside, so the drawing meets the
+ * photo at the photo's own lightness; NULL (or a ramp of 0): all of it everywhere. Writes RGB
+ * into `out`. */
 int sk_tone_match(const unsigned char *drawing, const unsigned char *photo, int width, int height,
                   float reach, float paper_lift, float paper_chroma, float shadow_contrast, float exposure,
-                  unsigned char *out, char *error, int error_size);
+                  const unsigned char *region, float region_ramp, unsigned char *out, char *error, int error_size);
 
 /* `in` (packed 8-bit, `bands` 1 to 4, width x height) resampled to out_width x out_height into
  * `out`: reduced by area (each pixel the mean of what it covers), enlarged bicubic; pixel

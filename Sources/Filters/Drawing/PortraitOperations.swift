@@ -116,13 +116,26 @@ public enum PortraitOperations {
     }
 
     /// `drawing`'s lightness matched to `photo`'s (both 3-band 8-bit, the same size), the photo
-    /// taken as if exposed `exposure` times as long: `sk_tone_match`.
+    /// taken as if exposed `exposure` times as long, inside `region` (an 8-bit matte of the same
+    /// size) from `regionRamp` pixels in from its edge, and as it is at the edge: `sk_tone_match`.
     static func toneMatch(_ drawing: VipsImage, like photo: VipsImage, reach: Double, paperLift: Double,
-                          paperChroma: Double, shadowContrast: Double, exposure: Double) throws -> VipsImage {
+                          paperChroma: Double, shadowContrast: Double, exposure: Double,
+                          region: VipsImage? = nil, regionRamp: Double = 0) throws -> VipsImage {
         let drawn = try drawing.cast(.uchar).pixels(), model = try photo.cast(.uchar).pixels()
+        var matte: [UInt8]?
+        if let region, exposure != 1, regionRamp > 0 {
+            guard region.width == drawing.width, region.height == drawing.height else {
+                throw VipsError(operation: "tone match", message: "the region and the drawing differ in size")
+            }
+            matte = try region.extractBands(0).cast(.uchar).pixels()
+        }
         return try output(width: drawing.width, height: drawing.height, bands: 3, operation: "tone match") { out, error, size in
-            sk_tone_match(drawn, model, Int32(drawing.width), Int32(drawing.height), Float(reach), Float(paperLift),
-                          Float(paperChroma), Float(shadowContrast), Float(exposure), out, error, size)
+            let run = { (region: UnsafePointer<UInt8>?) in
+                sk_tone_match(drawn, model, Int32(drawing.width), Int32(drawing.height), Float(reach), Float(paperLift),
+                              Float(paperChroma), Float(shadowContrast), Float(exposure), region, Float(regionRamp), out, error, size)
+            }
+            guard let matte else { return run(nil) }
+            return matte.withUnsafeBufferPointer { run($0.baseAddress) }
         }.reinterpreted(as: .srgb)
     }
 

@@ -247,18 +247,21 @@ public struct FaceCompositor: Sendable {
                                                      faces: regions.map { $0.moved(by: -reached.x, -reached.y) })
         local.origin = drawsInMotion ? Self.canvasOrigin(of: corner, around: styled[0].box) : corner
         var filtered = try Self.apply(filter, to: source, settings: style.settings, context: local)
+        let region = try part(mask)
         // A drawing's lightness is matched to the picture it sits in: the photo, or the
         // background style drawn over it (a face drawn in a dark room, in a photo whose
         // background is drawn on paper, is drawn as light as the paper around it, not as
         // the dark room: a panel called that "a dark smudge over the face"). An under-exposed
-        // photo's drawings are made at a normal exposure (`PictureExposure`); a background
-        // style's picture is drawn on its paper already.
+        // photo's drawings are made at a normal exposure (`PictureExposure`) inside their
+        // region, and come back to the photo's own lightness at its edge, where they meet it
+        // (`ToneMatch.exposureRamp`); a background style's picture is drawn on its paper already.
         if filter.takesPhotoTone && options.tone == .photo {
             let surroundings = try behind.map(part) ?? source
             filtered = try ToneMatch.apply(filtered, like: surroundings, reach: 0.12 * max(faceSize, 1), paperLift: filter.paperLift,
-                                           shadowContrast: filter.shadowContrast, exposure: behind == nil ? exposure : 1)
+                                           shadowContrast: filter.shadowContrast, exposure: behind == nil ? exposure : 1,
+                                           region: region, regionRamp: ToneMatch.exposureRamp * max(faceSize, 1))
         }
-        return (filtered, try part(mask), reached)
+        return (filtered, region, reached)
     }
 
     /// The drawing of a group of faces on `pixels` (packed RGB, the picture's part `region`; the
