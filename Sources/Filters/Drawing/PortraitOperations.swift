@@ -127,7 +127,8 @@ public enum PortraitOperations {
             guard region.width == drawing.width, region.height == drawing.height else {
                 throw VipsError(operation: "tone match", message: "the region and the drawing differ in size")
             }
-            matte = try region.extractBands(0).cast(.uchar).pixels()
+            let grey = region.bands == 1 ? region : try region.extractBands(0)
+            matte = try (grey.format == .uchar ? grey : grey.cast(.uchar)).pixels()
         }
         return try output(width: drawing.width, height: drawing.height, bands: 3, operation: "tone match") { out, error, size in
             let run = { (region: UnsafePointer<UInt8>?) in
