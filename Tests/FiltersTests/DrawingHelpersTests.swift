@@ -131,7 +131,8 @@ import Vips
         }
         let side = 160
         let drawing = try FilterBench.flat(128, size: side), dark = try FilterBench.flat(40, size: side)
-        // A disc of radius 60 about the middle, its matte half at the rim and soft over 8 px.
+        // A disc of radius 60 about the middle, its matte half at the rim, from 0 to 255 over
+        // the 16 px across it.
         let coords = try VipsImage.coordinates(width: side, height: side).linear(1, -80)
         let squared = try coords.multiply(coords)
         let radius = try squared.extractBands(0).add(squared.extractBands(1)).math2("pow", constant: [0.5])
