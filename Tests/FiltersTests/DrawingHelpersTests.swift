@@ -5,6 +5,9 @@ import Vips
 
 /// The building blocks every style shares (VipsImage+Drawing, NoiseTile).
 @Suite struct DrawingHelpersTests {
+    /// The mean CIELAB lightness of an image.
+    private func lightness(_ image: VipsImage) throws -> Double { try image.colourspace(.lab).extractBands(0).average() }
+
     /// A one-band float ramp: x / (width - 1) * span + offset.
     private func ramp(width: Int = 256, height: Int = 8, span: Double, offset: Double) throws -> VipsImage {
         try VipsImage.coordinates(width: width, height: height).extractBands(0).linear(span / Double(width - 1), offset)
@@ -83,7 +86,6 @@ import Vips
     @Test func toneMatchLiftsTheLightsTowardsPaperAndKeepsTheDarks() throws {
         // A drawing of flat mid grey placed in photos of three lightnesses: it takes a dark
         // photo's lightness as it is, and a light one's lifted towards white (paper shows).
-        func lightness(_ image: VipsImage) throws -> Double { try image.colourspace(.lab).extractBands(0).average() }
         let drawing = try FilterBench.flat(128, size: 64)
         for level in [40.0, 120, 200] {
             let photo = try FilterBench.flat(level, size: 64)
@@ -107,7 +109,6 @@ import Vips
     /// At an exposure (`PictureExposure`), a drawing is matched to the photo as if exposed that
     /// many times as long: as to the photo brightened so in linear light.
     @Test func toneMatchAtAnExposureMatchesTheBrighterPhoto() throws {
-        func lightness(_ image: VipsImage) throws -> Double { try image.colourspace(.lab).extractBands(0).average() }
         let drawing = try FilterBench.flat(128, size: 64)
         let dark = try FilterBench.flat(40, size: 64)
         let table = try LinearLight.brightened(by: 3)
@@ -127,7 +128,7 @@ import Vips
     /// had lifted the backdrop and hair its region took in to a glow around the head.
     @Test func toneMatchAtAnExposureMeetsThePhotoAtItsRegionsEdge() throws {
         func lightness(_ image: VipsImage, x: Int, y: Int) throws -> Double {
-            try image.crop(x: x - 2, y: y - 2, width: 5, height: 5).colourspace(.lab).extractBands(0).average()
+            try self.lightness(image.crop(x: x - 2, y: y - 2, width: 5, height: 5))
         }
         let side = 160
         let drawing = try FilterBench.flat(128, size: side), dark = try FilterBench.flat(40, size: side)
@@ -162,7 +163,6 @@ import Vips
     /// it to a murky grey; its mean stays near the photo's. Where the match lightens, and for a
     /// coloured drawing, it changes nothing.
     @Test func toneMatchKeepsADarkenedDrawingsStrokes() throws {
-        func lightness(_ image: VipsImage) throws -> Double { try image.colourspace(.lab).extractBands(0).average() }
         // Strokes: columns of 130 between columns of 250 (paper), as a hatching is.
         let side = 64
         let bytes = (0..<(side * side)).flatMap { i -> [UInt8] in let v: UInt8 = i % 2 == 0 ? 250 : 130; return [v, v, v] }
