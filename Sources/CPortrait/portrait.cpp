@@ -294,6 +294,10 @@ cv::Mat clearOfTheEdge(const cv::Mat &mask) {
     return mask & ~partsTouching(mask, edge);
 }
 
+/// A person's body matte starts at the chin (this many face heights below the middle of the
+/// landmarks) and is whole from mid-neck.
+constexpr float kBodyFrom = 0.45f, kBodyWhole = 0.75f;
+
 void regionMatte(const unsigned char *rgb, int width, int height, const sk_face_seed *faces, int count,
                  int target, int region, float workSize, unsigned char *alpha) {
     checkImage(rgb, width, height);
@@ -364,7 +368,9 @@ void regionMatte(const unsigned char *rgb, int width, int height, const sk_face_
         // A cut that lost most of the likely region, or ran far past it, is not trusted.
         double kept = cv::countNonZero(fg & prior), expected = cv::countNonZero(prior);
         if (kept < 0.45 * expected) {
-            fg = prior.clone();
+            // A person's head is the head's own matte; an untrusted body is left out, not
+            // drawn as the likely region's shape (a band down from the chin).
+            fg = region == SK_REGION_PERSON ? cv::Mat::zeros(fg.size(), CV_8U) : prior.clone();
         } else if (region != SK_REGION_FACE) {
             // A trusted cut gets the ears its colour models take for the head's (never what is
             // surely not this head). An ear ends beside the head: a patch of such colour
@@ -394,6 +400,20 @@ void regionMatte(const unsigned char *rgb, int width, int height, const sk_face_
     cv::GaussianBlur(fade, fade, cv::Size(), fadeSigma(faceSize));
     fade = cv::min(fade * 2.0 - 0.2, 1.0);
     q = cv::min(q, fade);
+    // A person's cut is its body: what lies below the chin, reached smoothly down the neck.
+    // The head above it is the head's own matte (the caller's union), cut on the head's
+    // reach: cut with a body, it lost hair and scalp the head's cut keeps.
+    if (region == SK_REGION_PERSON) {
+        const FaceFrame frame = FaceFrame(face, 1, 1).covering(region);
+        for (int y = 0; y < height; y++) {
+            float *row = q.ptr<float>(y);
+            for (int x = 0; x < width; x++) {
+                const float down = (cv::Point2f(float(x), float(y)) - frame.centre).dot(frame.down) / frame.height;
+                const float t = std::min(1.0f, std::max(0.0f, (down - kBodyFrom) / (kBodyWhole - kBodyFrom)));
+                row[x] *= t * t * (3 - 2 * t);
+            }
+        }
+    }
     cv::Mat out(height, width, CV_8U, alpha);
     q.convertTo(out, CV_8U, 255.0); // saturates to 0...255
 }

@@ -126,6 +126,33 @@ import Vips
         #expect(try Self.mean(mask, 228, 50, 24, 20) < 0.1, "the strip above the scalp")
     }
 
+    /// A person's region is its head's, as the head region cuts it, and below the chin its body:
+    /// on Grace Hopper's portrait, her jacket down to the picture's edge, and beside her head no
+    /// more of the flag and sky than the head region takes. (Cut with the body, the head lost
+    /// hair and scalp the head's own cut keeps: the astronaut's hair, an old man's scalp.)
+    @Test func aPersonIsItsHeadAndBelowTheChinItsBody() throws {
+        let photo = try Photo.load(path: TestAssets.graceHopper)
+        let face = StyledFace(box: FaceBox(x: 175, y: 132, width: 182, height: 205), style: try .named("pencil"))
+        let head = try FaceCompositor().regionMask(photo.rgb, faces: [face])
+        let person = try FaceCompositor(options: RenderOptions(region: .person)).regionMask(photo.rgb, faces: [face])
+        let lessThanHead = try person.cast(.short).subtract(head.cast(.short)).minimum()
+        #expect(lessThanHead >= 0, "the person's region holds the head's everywhere (\(lessThanHead))")
+        let jacket = (person: try Self.mean(person, 60, 500, 100, 80), head: try Self.mean(head, 60, 500, 100, 80))
+        #expect(jacket.person > 0.8 && jacket.head < 0.1, "the jacket: \(jacket)")
+        let besideHead = (person: try Self.mean(person, 20, 150, 100, 150), head: try Self.mean(head, 20, 150, 100, 150))
+        #expect(abs(besideHead.person - besideHead.head) < 0.01, "beside the head: \(besideHead)")
+    }
+
+    /// Where the cut finds no body (the backdrop goes on under the chin), a person's region is
+    /// its head's: nothing is drawn in the likely body's shape, a band down from the chin, as
+    /// it was where the cut was not trusted.
+    @Test func aPersonWithNoBodyToCutIsItsHead() throws {
+        let head = try FaceCompositor().regionMask(Self.head(), faces: [Self.face()])
+        let person = try FaceCompositor(options: RenderOptions(region: .person)).regionMask(Self.head(), faces: [Self.face()])
+        #expect(try Self.mean(person, 140, 350, 120, 50) < 0.05, "under the chin")
+        #expect(try person.cast(.short).subtract(head.cast(.short)).absolute().maximum() <= 1, "the head's region")
+    }
+
     @Test func faceLeavesTheHair() throws {
         let compositor = FaceCompositor(options: RenderOptions(region: .face))
         let mask = try compositor.regionMask(Self.head(), faces: [Self.face()])

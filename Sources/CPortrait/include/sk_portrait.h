@@ -31,7 +31,9 @@ enum { SK_REGION_FACE = 0, SK_REGION_HEAD = 1, SK_REGION_PERSON = 2 };
 /* The soft alpha matte (0...255) of face `target` among `count` faces in an RGB crop:
  * GrabCut on a copy reduced so the face is about `work_size` pixels across, seeded from the
  * box and landmarks (the other faces' centres are background, which keeps neighbours apart),
- * then enlarged and refined by a guided filter on the full-size crop so hair edges are soft. */
+ * then enlarged and refined by a guided filter on the full-size crop so hair edges are soft.
+ * SK_REGION_PERSON gives the body alone: the cut from the chin down (none where the cut is not
+ * trusted); the caller joins it to the head's own SK_REGION_HEAD matte. */
 int sk_region_matte(const unsigned char *rgb, int width, int height,
                     const sk_face_seed *faces, int count, int target, int region, float work_size,
                     unsigned char *alpha, char *error, int error_size);

@@ -144,15 +144,20 @@ public struct FaceCompositor: Sendable {
     /// crop it is cut and drawn on. A matte carried from an earlier picture (`carrying`) is
     /// drawn wherever it reaches as carried, though the face's landmarks have moved since.
     public func reach(of box: FaceBox, landmarks: [Point] = [], carrying matte: CarriedMatte? = nil) -> FaceBox {
+        reach(of: box, landmarks: landmarks, carrying: matte, region: options.region)
+    }
+
+    /// `reach(of:landmarks:carrying:)` for `region` rather than the options' own.
+    func reach(of box: FaceBox, landmarks: [Point] = [], carrying matte: CarriedMatte? = nil, region: RenderOptions.Region) -> FaceBox {
         let w = box.width, h = box.height
         let around: FaceBox
-        switch options.region {
+        switch region {
         case .ellipse: return box.grown(by: options.boxScale)
         case .face: around = box.grown(by: 1.6)
         case .head: around = FaceBox(x: box.x - 0.5 * w, y: box.y - 0.85 * h, width: 2 * w, height: 2.5 * h)
         case .person: around = FaceBox(x: box.x - 1.3 * w, y: box.y - 0.85 * h, width: 3.6 * w, height: 5.85 * h)
         }
-        guard let kind = options.region.matte else { return around }
+        guard let kind = region.matte else { return around }
         let limit = PortraitOperations.regionBounds(of: FaceRegion(x: box.x, y: box.y, width: w, height: h,
                                                                    landmarks: landmarks.map { SIMD2($0.x, $0.y) }), region: kind)
         return [limit.map { FaceBox(x: $0.x, y: $0.y, width: $0.width, height: $0.height) }, matte?.reach(for: box)]
@@ -439,7 +444,7 @@ public struct FaceCompositor: Sendable {
             let others = all.filter { $0 != face }
             let regions = others.map { FaceRegion(box: $0.box, landmarks: $0.landmarks, in: rect) }
             let cutHere = { () throws -> VipsImage? in
-                guard let cut = try Self.cut(shifted, others: regions, in: crop, region: kind, reach: { reach(of: $0, landmarks: $1) }) else { return nil }
+                guard let cut = try Self.cut(shifted, others: regions, in: crop, region: kind, reach: { reach(of: $0, landmarks: $1, region: $2) }) else { return nil }
                 return try cut.matte.embed(x: cut.x, y: cut.y, width: rect.width, height: rect.height)
             }
             guard let memo else { return try cutHere() }
@@ -459,15 +464,31 @@ public struct FaceCompositor: Sendable {
         let whole = PixelRect(x: 0, y: 0, width: image.width, height: image.height)
         return try Self.cut(FaceRegion(box: face.box, landmarks: face.landmarks, in: whole),
                             others: others.map { FaceRegion(box: $0.box, landmarks: $0.landmarks, in: whole) },
-                            in: image, region: kind, reach: { reach(of: $0, landmarks: $1) })
+                            in: image, region: kind, reach: { reach(of: $0, landmarks: $1, region: $2) })
     }
 
-    /// Cuts the matte on the face's own reach only: GrabCut runs on as little as it needs.
+    /// Cuts the matte on the face's own reach only: GrabCut runs on as little as it needs. A
+    /// person's matte is its head's, cut as the head region cuts it on the head's reach, and
+    /// from the chin down its body's, cut on the person's reach (none where that cut is not
+    /// trusted). Cut whole, a person lost hair and scalp the head's own cut keeps, and a body
+    /// the cut was unsure of was drawn as a band down from the chin.
     private static func cut(_ face: FaceRegion, others: [FaceRegion], in image: VipsImage, region kind: PortraitOperations.Region,
-                            reach: (FaceBox, [Point]) -> FaceBox) throws -> CarriedMatte.Cut? {
+                            reach: (FaceBox, [Point], RenderOptions.Region) -> FaceBox) throws -> CarriedMatte.Cut? {
+        guard kind == .person else { return try cutOne(face, others: others, in: image, region: kind, reach: reach) }
+        guard let body = try cutOne(face, others: others, in: image, region: .person, reach: reach) else { return nil }
+        guard let head = try cutOne(face, others: others, in: image, region: .head, reach: reach) else { return body }
+        let placed = try head.matte.embed(x: head.x - body.x, y: head.y - body.y, width: body.matte.width, height: body.matte.height)
+        var person = body
+        person.matte = try VipsImage.bandrank([body.matte, placed], index: 1)
+        return person
+    }
+
+    /// One matte of `kind`, cut on the face's reach for that kind.
+    private static func cutOne(_ face: FaceRegion, others: [FaceRegion], in image: VipsImage, region kind: PortraitOperations.Region,
+                               reach: (FaceBox, [Point], RenderOptions.Region) -> FaceBox) throws -> CarriedMatte.Cut? {
         let bounds = PixelRect(x: 0, y: 0, width: image.width, height: image.height)
         let box = FaceBox(x: face.x, y: face.y, width: face.width, height: face.height)
-        guard let whole = PixelRect(enclosing: reach(box, face.landmarks.map { Point(x: $0.x, y: $0.y) })),
+        guard let whole = PixelRect(enclosing: reach(box, face.landmarks.map { Point(x: $0.x, y: $0.y) }, RenderOptions.Region(kind))),
               let own = whole.clipped(to: bounds) else { return nil }
         // Where the picture ends inside the reach, the head goes on beyond it.
         let beyond = CarriedMatte.Margins(left: own.x - whole.x, top: own.y - whole.y,

@@ -10,8 +10,18 @@ public struct RenderOptions: Sendable, Equatable, Codable {
         case face
         /// Face, hair and ears (and the top of the neck), found per face.
         case head
-        /// Head, neck and shoulders down to the photo's edge.
+        /// The head (as `head` finds it) and, from the chin down, the body: neck, shoulders and
+        /// clothes, down to the photo's edge.
         case person
+
+        /// The region a matte of `kind` covers.
+        init(_ kind: PortraitOperations.Region) {
+            switch kind {
+            case .face: self = .face
+            case .head: self = .head
+            case .person: self = .person
+            }
+        }
 
         /// The matte CPortrait computes for it, nil for the ellipse.
         var matte: PortraitOperations.Region? {
