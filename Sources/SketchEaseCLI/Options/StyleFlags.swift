@@ -21,7 +21,7 @@ struct StyleFlags: ParsableArguments {
     @Option(name: .customLong("background-param"), help: ArgumentHelp("A parameter of the background style, repeatable.", valueName: "key=value"))
     var backgroundParameters: [String] = []
 
-    @Option(help: ArgumentHelp("What a style covers: face, head (with hair and ears), person (down to the shoulders), or ellipse (the grown face box, --box-scale and --feather).", valueName: "region"))
+    @Option(help: ArgumentHelp("What a style covers: face, head (with hair and ears), person (the head and, from the chin down, its body and clothes), or ellipse (the grown face box, --box-scale and --feather).", valueName: "region"))
     var region: RenderOptions.Region = .head
 
     @Option(help: ArgumentHelp("Drawings' lightness: photo (matched to the photo, so a face sits in it) or paper (white paper, as drawn).", valueName: "tone"))
