@@ -40,6 +40,20 @@ import Vips
         }
     }
 
+    /// A person drawn with its body (`--region person`) sits in its photo as a head does: a
+    /// portrait whose jacket is drawn, and two men in shirts, as taken and in a dark room
+    /// (0.93–1.04 when written).
+    @Test(arguments: ["grace_hopper.jpg", "faces/2008_002506.jpg"])
+    func drawnPeopleSitInTheirPhoto(name: String) throws {
+        let image = try Self.photo(name)
+        for (label, picture) in [("as taken", image), ("dark room", try Self.darkRoom(image))] {
+            let ratios = try Self.ratios(picture, options: RenderOptions(region: .person))
+            print("border step person \(name) \(label): \(ratios.map { String(format: "%.2f", $0) })")
+            #expect(!ratios.isEmpty)
+            #expect(ratios.allSatisfy { $0 <= 1.15 }, "person \(name) \(label): \(ratios)")
+        }
+    }
+
     /// Styles with tones of their own (a carved material, a cartoon's bands) take the photo's
     /// lightness too: in a dark room a relief is dark stone, not a light blob.
     @Test(arguments: ["grace_hopper.jpg", "faces/2008_002506.jpg"], ["relief", "cartoon"])
