@@ -36,6 +36,18 @@ import TestSupport
         }
     }
 
+    /// A box with no landmarks (drawn by hand, or found by the cascade) gets typical ones, which
+    /// are upright by construction: its report does not call its tilt fine.
+    @Test func aFaceWithoutLandmarksIsNotSaidToBeUpright() throws {
+        let photo = try Photo.load(path: TestAssets.graceHopper)
+        let drawn = DetectedFace(box: FaceBox(x: 175, y: 132, width: 182, height: 205), score: nil, landmarks: [])
+        let assessed = try #require(try FaceReport.analyse(photo: photo, faces: [drawn]).first)
+        #expect(assessed.landmarksEstimated && assessed.warnings.isEmpty, "\(assessed.summaryLines)")
+        #expect(assessed.summaryLines.contains("  good: size, framing, lighting and sharpness fine (tilt not measured: no landmarks)"))
+        let found = try #require(try assess(path: TestAssets.graceHopper).first)
+        #expect(found.summaryLines.contains("  good: size, framing, lighting, sharpness and tilt all fine"))
+    }
+
     /// Live's guidance wants only the checks: without the skin tone, the same measurements and
     /// warnings, and no tone.
     @Test func theChecksAloneAreTheChecksOfTheWholeReport() throws {

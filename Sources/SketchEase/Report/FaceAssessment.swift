@@ -26,7 +26,11 @@ public struct FaceAssessment: Sendable, Equatable, Encodable {
         var lines = ["face \(index): \(Rounding.size(b)) px at (\(Rounding.corner(b)))" + score
             + (landmarksEstimated ? ", landmarks estimated" : "")]
         if warnings.isEmpty {
-            lines.append("  good: size, framing, lighting, sharpness and tilt all fine")
+            // Landmarks placed at their typical positions are upright by construction: a tilt
+            // read from them would be a claim, not a measurement.
+            lines.append(landmarksEstimated
+                ? "  good: size, framing, lighting and sharpness fine (tilt not measured: no landmarks)"
+                : "  good: size, framing, lighting, sharpness and tilt all fine")
         } else {
             lines += warnings.map { "  warning: \($0.message)" }
         }
