@@ -52,6 +52,12 @@ inline float hashUnit(uint32_t x, uint32_t y, uint32_t seed) {
 /// `v` clamped to 0...1.
 inline float unitClamp(float v) { return std::min(1.0f, std::max(0.0f, v)); }
 
+/// 0 up to `edge0`, 1 from `edge1`, smooth (3t^2 - 2t^3) between.
+inline float smoothstep(float edge0, float edge1, float x) {
+    const float t = unitClamp((x - edge0) / (edge1 - edge0));
+    return t * t * (3 - 2 * t);
+}
+
 /// sRGB's encoding: an encoded value (0...1) to linear light, and linear light back.
 inline double srgbToLinear(double v) { return v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); }
 inline double linearToSrgb(double c) { return c <= 0.0031308 ? 12.92 * c : 1.055 * std::pow(c, 1 / 2.4) - 0.055; }

@@ -48,8 +48,7 @@ cv::Mat featureShares(const float *features, int faces, float away, int width, i
                 const cv::Point2f d(x - centre.x, y - centre.y);
                 const float a = d.dot(u) / along, b = d.dot(n) / across;
                 const float r = std::sqrt(a * a + b * b);
-                const float t = std::min(1.0f, std::max(0.0f, (r - 1) / 0.6f));
-                row[x] = std::max(row[x], 1 - t * t * (3 - 2 * t));
+                row[x] = std::max(row[x], 1 - smoothstep(1.0f, 1.6f, r));
             }
         }
     };

@@ -409,8 +409,7 @@ void regionMatte(const unsigned char *rgb, int width, int height, const sk_face_
             float *row = q.ptr<float>(y);
             for (int x = 0; x < width; x++) {
                 const float down = (cv::Point2f(float(x), float(y)) - frame.centre).dot(frame.down) / frame.height;
-                const float t = std::min(1.0f, std::max(0.0f, (down - kBodyFrom) / (kBodyWhole - kBodyFrom)));
-                row[x] *= t * t * (3 - 2 * t);
+                row[x] *= smoothstep(kBodyFrom, kBodyWhole, down);
             }
         }
     }
