@@ -47,10 +47,12 @@ import Vips
 
     @Test func aSmallFaceKeepsItsSkinAndFeatures() throws {
         let drawn = try smallFace()
-        // The face (inside its box, hair and hat left out): mostly paper, not a screen of stripes.
+        // The face (inside its box, hair and hat left out): its skin hatched half-way, neither
+        // left as paper (0.65 of it paper: "a smooth grey mask" once the tone match greys it) nor
+        // a screen of stripes (0.44: "stripes hide the features"), as a blind A/B chose.
         let skin = try drawn.crop(x: 118, y: 100, width: 84, height: 80)
         let paper = try skin.relational("more", constant: [200]).average() / 255
-        #expect(paper > 0.55, "paper inside the face \(paper)")
+        #expect(paper > 0.48 && paper < 0.6, "paper inside the face \(paper)")
         // The eyes (behind the glasses) darker than the cheeks, the mouth darker than the chin.
         let eyes = try drawn.crop(x: 123, y: 115, width: 20, height: 10).average() + drawn.crop(x: 173, y: 113, width: 20, height: 10).average()
         let cheeks = try drawn.crop(x: 123, y: 145, width: 20, height: 12).average() + drawn.crop(x: 173, y: 145, width: 20, height: 12).average()

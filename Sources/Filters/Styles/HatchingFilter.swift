@@ -48,8 +48,9 @@ public struct HatchingFilter: SketchFilter {
         let spacing = max(2.5 * context.photoPixel, 2.5, settings.number("spacing") * face)
         // How fully the face is hatched: 1 when it has room for 30 lines or more across, 0 at
         // 16 or fewer (a face some 40 pixels across in the photo). Fewer lines cannot draw a
-        // face, only stripe it: a small face gets lines in its shadows only, light skin, solid
-        // darks in the eyes, brows and mouth, and a stronger outline.
+        // face, only stripe it: a small face's tone is lightened before it is hatched (half-way:
+        // lines in its half-tones and shadows, light skin), with solid darks in the eyes, brows
+        // and mouth, and a stronger outline (sk_hatching).
         let fullness = min(1, max(0, (face / spacing - 16) / 14))
         let sparse = 1 - fullness
         let seeds = PortraitOperations.seeds(of: context.faces)
