@@ -25,7 +25,11 @@ public struct InkFilter: SketchFilter {
                         "Line width as a fraction of the face size."),
         FilterParameter("detail", .number(range: 1...100, defaultValue: 20),
                         "How faint an edge still gets a line: higher draws more and finer lines."),
-        FilterParameter("threshold", .number(range: 0...1, defaultValue: 0.85),
+        // 0.7: the lit planes of a face stay paper and its half-tones and shadows are hatched,
+        // as a pen draws a face. At 0.85 its skin was hatched nearly all over, "zebra stripes",
+        // "a mechanical line screen"; a blind A/B on the 21 panel faces preferred 0.7 75 to 30
+        // (faces of 80 px or less 50 to 15; docs/look-panel.md). 0.55 left faces grey and flat.
+        FilterParameter("threshold", .number(range: 0...1, defaultValue: 0.7),
                         "Lightness (0 black ... 1 white) below which the pen starts hatching: higher hatches more of the face."),
         FilterParameter("sharpness", .number(range: 1...200, defaultValue: 40),
                         "How crisp the lines are: higher is nearer pure black, lower is softer and thinner."),
