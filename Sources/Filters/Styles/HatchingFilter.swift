@@ -18,7 +18,7 @@ public struct HatchingFilter: SketchFilter {
     public let id = "hatching"
     public let name = "Hatching"
     public let summary = "Pen hatching: evenly spaced lines curving over the form, crossed in the shadows, fine outlines."
-    public let judged: String? = "Judged blind against G'MIC's `fx_engrave` on 21 faces (13 of 80 px or less): a face drawn alone into its colour photo ranked below it in the first panels and ahead of it in the last (1.43 against 2.33), which kept its lines' contrast in dim light; with the whole photo drawn (`--background-filter hatching`) hatching ranks first."
+    public let judged: String? = "Judged blind against G'MIC's `fx_engrave`, `hardsketchbw` and `sketchbw` on 21 faces (13 of 80 px or less), each run on the whole photo: a face drawn alone into its colour photo ranks first on mean rank (1.65 against 1.86, 2.87 and 3.63) and was never last, level with `fx_engrave` head to head (51 to 54) and a little behind it on faces of 80 px or less (30 to 35); with the whole photo drawn (`--background-filter hatching`) hatching ranks first."
     public let parameters: [FilterParameter] = [
         FilterParameter("spacing", .number(range: 0.008...0.045, defaultValue: 0.018),
                         "Distance between lines as a fraction of the face size (never under 2.5 pixels of the photo)."),
