@@ -19,7 +19,7 @@ public struct ReliefFilter: SketchFilter {
     public let id = "relief"
     public let name = "Relief"
     public let summary = "Relief carving: a polished medal under raking light (phong) or matte clay (harmonics)."
-    public let judged: String? = "Judged blind against ImageMagick's `-shade` on 21 faces (13 of 80 px or less): a face carved alone into its colour photo ranked below it in the first panel and ahead of it in the last two (1.89 against 2.08; on dark-skinned faces 1.56 against 2.17); with the whole photo carved (`--background-filter relief`) relief ranks first."
+    public let judged: String? = "Judged blind against ImageMagick's `-shade` on 21 faces (13 of 80 px or less), each run on the whole photo: a face carved alone into its colour photo ranks behind it (1.78 against 1.22; 23 to 82, on faces of 80 px or less 13 to 52), called lumpy on small faces and a face pasted into a photo; with the whole photo carved (`--background-filter relief`) relief ranks first."
     public let parameters: [FilterParameter] = [
         FilterParameter("lighting", .choice(options: ["phong", "harmonics"], defaultValue: "phong"),
                         "phong: polished carving, low light with cast shadows and a highlight; harmonics: matte clay, soft wrapped light, darker hollows."),
