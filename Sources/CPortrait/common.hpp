@@ -2,6 +2,8 @@
 #ifndef SK_PORTRAIT_COMMON_HPP
 #define SK_PORTRAIT_COMMON_HPP
 
+#include "sk_portrait.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -38,7 +40,7 @@ inline int guarded(char *error, int size, Body body) {
 }
 
 inline void checkImage(const void *pixels, int width, int height) {
-    if (!pixels || width <= 0 || height <= 0 || width > 30000 || height > 30000)
+    if (!pixels || width <= 0 || height <= 0 || width > SK_LARGEST_SIDE || height > SK_LARGEST_SIDE)
         throw std::invalid_argument("image must be 1...30000 pixels on each side");
 }
 

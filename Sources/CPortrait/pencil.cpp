@@ -548,7 +548,7 @@ std::shared_ptr<const cv::Mat> textureGrain(int width, int height, unsigned seed
 /// A texture of strokes seeded by `seed`, its paper grain by `grainSeed`.
 void pencilTexture(int width, int height, float length, float widthPx, float angle, unsigned seed,
                    unsigned char *outBytes, StrokeFamilies families, unsigned grainSeed) {
-    if (width <= 0 || height <= 0 || width > 30000 || height > 30000)
+    if (width <= 0 || height <= 0 || width > SK_LARGEST_SIDE || height > SK_LARGEST_SIDE)
         throw std::invalid_argument("image must be 1...30000 pixels on each side");
     length = std::max(3.0f, length);
     widthPx = std::max(0.5f, widthPx);

@@ -99,6 +99,7 @@ enum FuzzTargets {
             let image = try FaceCompositor().render(photo.rgb, faces: [StyledFace(box: box, style: try .named("pencil"))])
             try ImageExporter.write(image, alpha: photo.alpha, to: output, options: ExportOptions(compression: 0, overwrite: true))
         } catch is PhotoError {
+        } catch is RenderError {
         } catch is VipsError {
         } catch {
             fatalError("unexpected error type \(type(of: error)): \(error)")

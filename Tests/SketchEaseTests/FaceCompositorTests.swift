@@ -152,6 +152,50 @@ import Vips
         _ = try out.pixels()
     }
 
+    /// A panorama 40,000 px wide and 100 tall, made from the example portrait.
+    func panorama() throws -> VipsImage {
+        try photo.rgb.resize(scale: 40_000.0 / Double(photo.width), verticalScale: 100.0 / Double(photo.height), kernel: "linear")
+    }
+
+    /// A small face's box drawn by hand across a panorama (13,000 px wide, 40 tall) is drawn:
+    /// a face that small is drawn on an enlarged copy of its crop, here wider than the drawing
+    /// code draws, and was refused with its own message ("image must be 1...30000 pixels on
+    /// each side", found by the image fuzzer); it is now enlarged only as far as that allows.
+    @Test func aSmallFacesBoxAcrossAPanoramaIsDrawn() throws {
+        let panorama = try panorama()
+        let box = FaceBox(x: 13_000, y: 30, width: 13_000, height: 40)
+        let out = try FaceCompositor().render(panorama, faces: [StyledFace(box: box, style: try .named("pencil"))])
+        #expect(out.width == panorama.width && out.height == panorama.height)
+        let inside = try PixelStats.meanAbsoluteDifference(out, panorama, x: 19_000, y: 40, width: 2_000, height: 20)
+        #expect(inside > 5, "the box should be drawn, mean difference \(inside)")
+    }
+
+    /// A row of faces across a panorama whose regions touch, so that together they reach
+    /// further than the drawing code draws, is drawn face by face: every face drawn, none
+    /// refused (here 12 ellipses, each three times its box, touching along 36,000 px).
+    @Test func aRowOfFacesAcrossAPanoramaIsDrawn() throws {
+        let panorama = try panorama()
+        let ink = try FaceStyle.named("ink")
+        let faces = (0..<12).map { StyledFace(box: FaceBox(x: 2_000 + Double($0) * 3_000, y: 30, width: 3_000, height: 40), style: ink) }
+        let compositor = FaceCompositor(options: RenderOptions(boxScale: 3, region: .ellipse))
+        let out = try compositor.render(panorama, faces: faces)
+        for face in [faces[0], faces[6], faces[11]] {
+            let inside = try PixelStats.meanAbsoluteDifference(out, panorama, x: Int(face.box.x) + 500, y: 40, width: 500, height: 20)
+            #expect(inside > 5, "the face at \(face.box.x) should be drawn, mean difference \(inside)")
+        }
+    }
+
+    /// A box whose region would reach further than any face can be drawn over says so, in
+    /// words a user can act on.
+    @Test func aBoxTooLargeToDrawSaysSo() throws {
+        let box = FaceBox(x: 10_000, y: 25, width: 20_000, height: 50)
+        #expect {
+            _ = try FaceCompositor().render(try panorama(), faces: [StyledFace(box: box, style: try .named("pencil"))])
+        } throws: { error in
+            "\(error)".contains("draw a smaller box") && "\(error)".contains("20000 × 50")
+        }
+    }
+
     @Test func unusableBoxesAreSkippedNotTrapped() throws {
         let pencil = try FaceStyle.named("pencil")
         let bad = [FaceBox(x: 1e300, y: 10, width: 50, height: 50), FaceBox(x: .nan, y: 0, width: 10, height: 10),

@@ -28,6 +28,9 @@ typedef struct {
 /* What a matte covers. */
 enum { SK_REGION_FACE = 0, SK_REGION_HEAD = 1, SK_REGION_PERSON = 2 };
 
+/* The largest image any function here takes or makes, in pixels on each side. */
+enum { SK_LARGEST_SIDE = 30000 };
+
 /* The soft alpha matte (0...255) of face `target` among `count` faces in an RGB crop:
  * GrabCut on a copy reduced so the face is about `work_size` pixels across, seeded from the
  * box and landmarks (the other faces' centres are background, which keeps neighbours apart),

@@ -11,6 +11,9 @@ public struct OpenCVError: Error, CustomStringConvertible, Equatable, Sendable {
 /// Swift faces for CPortrait's OpenCV operations: 8-bit images in, 8-bit images out. The
 /// pixels cross as packed bytes (the crop is computed once for it).
 public enum PortraitOperations {
+    /// The largest image these operations take or make, in pixels on each side.
+    public static let largestSide = Int(SK_LARGEST_SIDE)
+
     /// Which part of a person a region matte covers.
     public enum Region: String, CaseIterable, Sendable, Codable {
         case face, head, person

@@ -214,11 +214,33 @@ public struct FaceCompositor: Sendable {
                 drawn = try filter.apply(to: drawn, settings: style.settings, context: context).inMemory()
                 continue
             }
-            guard let layer = try layer(of: styled, among: faces, filter: filter, style: style, faceSize: faceSize,
-                                        crop: crop, behind: behind, rect: rect, image: image, exposure: exposure) else { continue }
-            drawn = try Self.blended(layer.drawing, through: layer.mask, over: drawn, at: layer.reached, greyFringe: true)
+            for batch in try drawable(styled, in: image) {
+                guard let layer = try layer(of: batch, among: faces, filter: filter, style: style, faceSize: faceSize,
+                                            crop: crop, behind: behind, rect: rect, image: image, exposure: exposure) else { continue }
+                drawn = try Self.blended(layer.drawing, through: layer.mask, over: drawn, at: layer.reached, greyFringe: true)
+            }
         }
         return try drawn.inMemory()
+    }
+
+    /// `faces` (of one style) in the passes they are drawn in: together, over the extent of
+    /// their regions, or one by one where that extent is larger than the drawing code draws
+    /// (`PortraitOperations.largestSide`: a row of people across a panorama, whose regions
+    /// touch, one after another). A face whose own region reaches further than that (a box
+    /// drawn by hand across a panorama) cannot be drawn, and says so.
+    private func drawable(_ faces: [StyledFace], in image: VipsImage) throws -> [[StyledFace]] {
+        let largest = PortraitOperations.largestSide
+        func fits(_ r: PixelRect) -> Bool { r.width <= largest && r.height <= largest }
+        let bounds = PixelRect(x: 0, y: 0, width: image.width, height: image.height)
+        let reaches = faces.map { PixelRect(enclosing: reach(of: $0.box, landmarks: $0.landmarks, carrying: $0.matte))?.clipped(to: bounds) }
+        let known = reaches.compactMap { $0 }
+        guard let first = known.first, !fits(known.dropFirst().reduce(first) { $0.union($1) }) else { return [faces] }
+        for (face, reach) in zip(faces, reaches) {
+            if let reach, !fits(reach) {
+                throw RenderError.faceTooLarge(box: face.box, reach: (reach.width, reach.height), largest: largest)
+            }
+        }
+        return faces.map { [$0] }
     }
 
     /// The drawing of the faces `styled` (of one `style`, among the group's `faces`) over the
@@ -396,7 +418,10 @@ public struct FaceCompositor: Sendable {
             ? try FaceExposure.apply(photoCrop, gain: FaceExposure.gain(for: photoCrop, faces: context.faces)) : photoCrop
         let size = context.faceSize
         let target = min(max(size, drawingFaceSizes.lowerBound), drawingFaceSizes.upperBound)
-        let factor = min(3, target / size)
+        // Never larger than the drawing code draws (a small face's box drawn by hand across a
+        // panorama: its enlarged copy would be wider than that).
+        let fits = Double(PortraitOperations.largestSide) / Double(max(crop.width, crop.height))
+        let factor = min(3, target / size, max(fits, 1))
         guard filter.scalesWithFace, abs(factor - 1) > 0.05 else {
             return try filter.apply(to: crop, settings: settings, context: context)
         }
