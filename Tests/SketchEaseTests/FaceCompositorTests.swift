@@ -189,10 +189,17 @@ import Vips
     /// words a user can act on.
     @Test func aBoxTooLargeToDrawSaysSo() throws {
         let box = FaceBox(x: 10_000, y: 25, width: 20_000, height: 50)
+        let faces = [StyledFace(box: box, style: try .named("pencil"))]
         #expect {
-            _ = try FaceCompositor().render(try panorama(), faces: [StyledFace(box: box, style: try .named("pencil"))])
+            _ = try FaceCompositor().render(try panorama(), faces: faces)
         } throws: { error in
             "\(error)".contains("draw a smaller box") && "\(error)".contains("20000 × 50")
+        }
+        // The browser's outline of where the styles reach says the same.
+        #expect {
+            _ = try FaceCompositor().regionMask(try panorama(), faces: faces)
+        } throws: { error in
+            "\(error)".contains("draw a smaller box")
         }
     }
 

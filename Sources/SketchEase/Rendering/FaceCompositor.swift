@@ -113,6 +113,7 @@ public struct FaceCompositor: Sendable {
         for group in PixelRect.overlapGroups(regions.map(\.1)) {
             let members = group.map { regions[$0] }
             let rect = members.map(\.1).reduce(members[0].1) { $0.union($1) }
+            _ = try drawable(members.map(\.0), in: image) // a face too large to draw says so here too
             let crop = try image.crop(x: rect.x, y: rect.y, width: rect.width, height: rect.height)
             let mask = try self.mask(for: members.map(\.0), of: members.map(\.0), crop: crop, in: rect, of: image)
             // The masks so far kept where this group's rectangle meets another's (`drawnPart`).
