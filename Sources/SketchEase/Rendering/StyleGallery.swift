@@ -27,8 +27,8 @@ public struct StyleGallery: Sendable {
             let label = filter.id == "none" ? "original" : filter.id
             columns.append(Column(label: label, style: try .named(filter.id, registry: registry)))
             if filter.id == "relief" {
-                let settings = try registry.settings(for: "relief", assignments: ["lighting": "harmonics"])
-                columns.append(Column(label: "relief harmonics", style: FaceStyle(filterID: "relief", settings: settings)))
+                let settings = try registry.settings(for: "relief", assignments: ["lighting": "phong"])
+                columns.append(Column(label: "relief phong", style: FaceStyle(filterID: "relief", settings: settings)))
             }
             if filter.id == "pencil" {
                 let settings = try registry.settings(for: "pencil", assignments: ["colour": "0.7"])
