@@ -10,6 +10,7 @@
 #include <cstring>
 #include <exception>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include <opencv2/core.hpp>
@@ -39,9 +40,17 @@ inline int guarded(char *error, int size, Body body) {
     return -1;
 }
 
+/// What CPortrait says of an image it does not take or make.
+inline const std::string imageLimit = "image must be 1..." + std::to_string(SK_LARGEST_SIDE) + " pixels on each side";
+
+/// An image's size within what CPortrait takes or makes (`SK_LARGEST_SIDE`).
+inline void checkSize(int width, int height) {
+    if (width <= 0 || height <= 0 || width > SK_LARGEST_SIDE || height > SK_LARGEST_SIDE) throw std::invalid_argument(imageLimit);
+}
+
 inline void checkImage(const void *pixels, int width, int height) {
-    if (!pixels || width <= 0 || height <= 0 || width > SK_LARGEST_SIDE || height > SK_LARGEST_SIDE)
-        throw std::invalid_argument("image must be 1...30000 pixels on each side");
+    if (!pixels) throw std::invalid_argument(imageLimit);
+    checkSize(width, height);
 }
 
 /// A uniform number in 0...1 from a pixel and a seed (a 32-bit integer hash).

@@ -548,8 +548,7 @@ std::shared_ptr<const cv::Mat> textureGrain(int width, int height, unsigned seed
 /// A texture of strokes seeded by `seed`, its paper grain by `grainSeed`.
 void pencilTexture(int width, int height, float length, float widthPx, float angle, unsigned seed,
                    unsigned char *outBytes, StrokeFamilies families, unsigned grainSeed) {
-    if (width <= 0 || height <= 0 || width > SK_LARGEST_SIDE || height > SK_LARGEST_SIDE)
-        throw std::invalid_argument("image must be 1...30000 pixels on each side");
+    checkSize(width, height);
     length = std::max(3.0f, length);
     widthPx = std::max(0.5f, widthPx);
     // Graphite laid in families of parallel strokes (three of different lengths and slightly

@@ -126,10 +126,13 @@ public struct FaceCompositor: Sendable {
     /// Each usable face with the part of the image its region can reach.
     private func placed(_ faces: [StyledFace], in image: VipsImage) -> [(StyledFace, PixelRect)] {
         let bounds = PixelRect(x: 0, y: 0, width: image.width, height: image.height)
-        return faces.compactMap { face in
-            guard let r = PixelRect(enclosing: reach(of: face.box, landmarks: face.landmarks, carrying: face.matte))?.clipped(to: bounds) else { return nil }
-            return (face, r)
-        }
+        return faces.compactMap { face in reachedPart(of: face, in: bounds).map { (face, $0) } }
+    }
+
+    /// The part of `bounds` (the image) a face's region can reach; nil for an unusable box or
+    /// one whose reach misses the image.
+    private func reachedPart(of face: StyledFace, in bounds: PixelRect) -> PixelRect? {
+        PixelRect(enclosing: reach(of: face.box, landmarks: face.landmarks, carrying: face.matte))?.clipped(to: bounds)
     }
 
     /// Whether drawing a face in `style` changes any pixel: not for a style that leaves faces
@@ -233,7 +236,7 @@ public struct FaceCompositor: Sendable {
         let largest = PortraitOperations.largestSide
         func fits(_ r: PixelRect) -> Bool { r.width <= largest && r.height <= largest }
         let bounds = PixelRect(x: 0, y: 0, width: image.width, height: image.height)
-        let reaches = faces.map { PixelRect(enclosing: reach(of: $0.box, landmarks: $0.landmarks, carrying: $0.matte))?.clipped(to: bounds) }
+        let reaches = faces.map { reachedPart(of: $0, in: bounds) }
         let known = reaches.compactMap { $0 }
         guard let first = known.first, !fits(known.dropFirst().reduce(first) { $0.union($1) }) else { return [faces] }
         for (face, reach) in zip(faces, reaches) {
