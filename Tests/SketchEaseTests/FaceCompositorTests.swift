@@ -185,6 +185,20 @@ import Vips
         }
     }
 
+    /// A background style over a picture longer than the drawing code draws (a stitched
+    /// panorama) is drawn on a reduced copy and enlarged back, not refused with the drawing
+    /// code's own message ("pencil: image must be 1...30000 pixels on each side").
+    @Test func aBackgroundOverAPanoramaIsDrawn() throws {
+        let panorama = try panorama()
+        let compositor = FaceCompositor(options: RenderOptions(background: try .named("pencil")))
+        let out = try compositor.render(panorama, faces: [])
+        #expect(out.width == panorama.width && out.height == panorama.height)
+        for x in [100, 20_000, 39_000] {
+            let drawn = try PixelStats.meanAbsoluteDifference(out, panorama, x: x, y: 10, width: 800, height: 80)
+            #expect(drawn > 5, "the background at \(x) should be drawn, mean difference \(drawn)")
+        }
+    }
+
     /// A box whose region would reach further than any face can be drawn over says so, in
     /// words a user can act on.
     @Test func aBoxTooLargeToDrawSaysSo() throws {

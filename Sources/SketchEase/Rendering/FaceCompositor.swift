@@ -451,10 +451,29 @@ public struct FaceCompositor: Sendable {
         let sizes = faces.map { Self.drawnSize(of: $0.box, landmarks: $0.landmarks) }
         let faceSize = sizes.isEmpty ? Double(min(image.width, image.height)) / 5 : sizes.reduce(0, +) / Double(sizes.count)
         let context = FilterContext(faceSize: max(faceSize, 1), seed: 0x5ce7e, backdrop: backdrop)
-        guard let memo else { return try filter.apply(to: image, settings: style.settings, context: context) }
-        return try memo.background(style, on: image, faceSize: context.faceSize, backdrop: backdrop) {
-            try filter.apply(to: image, settings: style.settings, context: context)
-        }
+        let draw = { try Self.drawnWhole(image, filter: filter, settings: style.settings, context: context) }
+        guard let memo else { return try draw() }
+        return try memo.background(style, on: image, faceSize: context.faceSize, backdrop: backdrop, draw: draw)
+    }
+
+    /// `filter` drawn over the whole of `image`. A picture longer than the drawing code draws
+    /// (`PortraitOperations.largestSide` on a side: a stitched panorama) is drawn on a copy
+    /// reduced to fit, its strokes sized for the faces as reduced, and enlarged back: a
+    /// background reads as a whole, and was refused with the drawing code's own message.
+    static func drawnWhole(_ image: VipsImage, filter: any SketchFilter, settings: FilterSettings,
+                           context: FilterContext) throws -> VipsImage {
+        let longer = max(image.width, image.height), largest = PortraitOperations.largestSide
+        guard longer > largest else { return try filter.apply(to: image, settings: settings, context: context) }
+        let scale = Double(largest) / Double(longer)
+        let width = min(largest, max(1, Int((Double(image.width) * scale).rounded(.down))))
+        let height = min(largest, max(1, Int((Double(image.height) * scale).rounded(.down))))
+        let reduced = try image.resize(scale: Double(width) / Double(image.width), verticalScale: Double(height) / Double(image.height),
+                                       kernel: "linear").crop(x: 0, y: 0, width: width, height: height)
+        let scaled = FilterContext(faceSize: max(1, context.faceSize * scale), seed: context.seed, backdrop: context.backdrop)
+        let drawn = try filter.apply(to: reduced.inMemory(), settings: settings, context: scaled)
+        let enlarged = try drawn.resize(scale: Double(image.width) / Double(drawn.width),
+                                        verticalScale: Double(image.height) / Double(drawn.height), kernel: "linear")
+        return try enlarged.embed(x: 0, y: 0, width: image.width, height: image.height, extend: "copy")
     }
 
     /// One 8-bit mask over `crop` (the image at `rect`) for the faces `styled`, among all the
