@@ -78,6 +78,18 @@ import Vips
         #expect(result.stderr.contains("1 face in 1 photo is under 96 px and may not sketch well (`sketchease report` shows them): group.jpg"))
         #expect(result.stderr.contains("1 sub-folder not searched (--recursive takes it): trip/"))
     }
+
+    /// With a background style a photo without faces is drawn all the same, and the summary
+    /// says so, not that it was written unchanged.
+    @Test func aPhotoWithoutFacesUnderABackgroundStyleIsSaidToBeDrawn() throws {
+        let inputs = try TestAssets.temporaryFolder("cli-summary-bg"), out = try TestAssets.temporaryFolder("cli-summary-bg-out")
+        let sky = try VipsImage.solid(width: 300, height: 200, pixel: [90, 120, 200])
+        try sky.save(path: inputs + "/sky.png")
+        let result = try CLIRunner.run(["batch", inputs, "--out", out, "--background-filter", "pixelate"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("no face found in 1 photo (only the background drawn): sky.png"))
+        #expect(!result.stderr.contains("written unchanged"))
+    }
 }
 
 /// Issue 22 (4): `rot8.jpg` and `rot8.png` in one folder. The failure named the result

@@ -163,7 +163,9 @@ struct BatchCommand: ParsableCommand {
         Terminal.printErr(report.summary + "; " + took)
         let noFace = report.withoutFaces
         if !noFace.isEmpty {
-            Terminal.printErr("no face found in \(Terminal.count(noFace.count, "photo")) (written unchanged): \(Terminal.names(noFace))")
+            // With a background style the rest of the photo is drawn all the same.
+            let written = style.backgroundFilter == nil ? "written unchanged" : "only the background drawn"
+            Terminal.printErr("no face found in \(Terminal.count(noFace.count, "photo")) (\(written)): \(Terminal.names(noFace))")
         }
         let small = report.withSmallFaces
         if !small.isEmpty {
