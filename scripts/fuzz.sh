@@ -32,14 +32,24 @@ if [ "$SKETCHEASE_FUZZ" = clip ] && [ -z "$(ls -A "$corpus")" ]; then
     ffmpeg -v error -f lavfi -i "$src" -c:v ffv1 -pix_fmt yuv444p10le "$corpus/seed.mkv"
     ffmpeg -v error -f lavfi -i "$src" "$corpus/seed.gif"
 fi
-if [ "$SKETCHEASE_FUZZ" != image ] && [ "$SKETCHEASE_FUZZ" != clip ] && [ -z "$(ls -A "$corpus")" ]; then
-    # Seeds: a real session and plan, written by the tool itself.
+if [ "$SKETCHEASE_FUZZ" = session ] && [ ! -e "$corpus/seed.sketchease.json" ]; then
+    # Seed: a real session, written by the tool itself (an edit's sidecar, in the output
+    # folder's .sketchease/).
     t=$(mktemp -d)
     swift build --product sketchease >/dev/null
-    printf 'set 1 pencil darkness=2\nadd 10 10 40 40\nset 2 pencil\nmove 1 5 5\ndelete 2\nundo\nexport\nquit!\n' |
-        .build/debug/sketchease edit examples/grace_hopper.jpg --out "$t" >/dev/null 2>&1 || true
-    cp "$t"/*.sketchease.json "$corpus/" 2>/dev/null || true
+    printf 'set 1 pencil darkness=2\nadd 10 10 40 40\nset 2 ink\nmove 1 5 5\ndelete 2\nundo\nbackground charcoal\nexport\nquit!\n' |
+        .build/debug/sketchease edit examples/grace_hopper.jpg --out "$t" >/dev/null 2>&1
+    cp "$t"/.sketchease/grace_hopper.sketchease.json "$corpus/seed.sketchease.json"
     rm -rf "$t"
+fi
+if [ "$SKETCHEASE_FUZZ" = plan ] && [ ! -e "$corpus/seed.json" ]; then
+    # Seed: a plan as docs/editing.md writes one (faces by number and by box, a style, none).
+    cat > "$corpus/seed.json" <<'PLAN'
+{"format": "sketchease-plan", "version": 1, "photos": [{"path": "group.jpg", "faces": [
+ {"face": 2, "style": {"filter": "pencil", "parameters": {"darkness": 2}}},
+ {"box": [1280, 360, 70, 80], "style": {"filter": "ink"}}, {"face": 3, "style": null}],
+ "others": {"filter": "charcoal", "parameters": {}}}]}
+PLAN
 fi
 .build-fuzz/release/SketchEaseFuzz "$corpus" -max_total_time="$SECONDS_TO_RUN" -max_len=65536 \
     -rss_limit_mb=1024 -timeout=20 -artifact_prefix=fuzz/crashes/ -print_final_stats=1
