@@ -467,8 +467,9 @@ public struct FaceCompositor: Sendable {
         let scale = Double(largest) / Double(longer)
         let width = min(largest, max(1, Int((Double(image.width) * scale).rounded(.down))))
         let height = min(largest, max(1, Int((Double(image.height) * scale).rounded(.down))))
+        // (`embed` makes the size exact whichever way the resampler rounds.)
         let reduced = try image.resize(scale: Double(width) / Double(image.width), verticalScale: Double(height) / Double(image.height),
-                                       kernel: "linear").crop(x: 0, y: 0, width: width, height: height)
+                                       kernel: "linear").embed(x: 0, y: 0, width: width, height: height, extend: "copy")
         let scaled = FilterContext(faceSize: max(1, context.faceSize * scale), seed: context.seed, backdrop: context.backdrop)
         let drawn = try filter.apply(to: reduced.inMemory(), settings: settings, context: scaled)
         let enlarged = try drawn.resize(scale: Double(image.width) / Double(drawn.width),
