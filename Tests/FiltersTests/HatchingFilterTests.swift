@@ -63,8 +63,8 @@ import Vips
     }
 
     @Test func noLineIsFinerThanTheLimit() throws {
-        // A flat mid tone at 1 crop pixel = 1 photo pixel: lines 2.5 pixels apart at the finest;
-        // enlarged three times (a small face) they are 7.5 crop pixels apart, so the fine
+        // A flat mid tone at 1 crop pixel = 1 photo pixel: lines 2 pixels apart at the finest;
+        // enlarged three times (a small face) they are 6 crop pixels apart, so the fine
         // detail drops.
         let mid = try FilterBench.flat(110, size: 160)
         let registry = FilterRegistry.standard
