@@ -19,7 +19,7 @@ public struct InkFilter: SketchFilter {
     public let id = "ink"
     public let name = "Ink"
     public let summary = "Pen and ink: crisp black lines along the face's form, shadows hatched and cross-hatched on white paper."
-    public let judged: String? = "Judged blind against G'MIC's `fx_engrave`, `hardsketchbw` and `sketchbw` on 21 faces (13 of 80 px or less), each run on the whole photo: a face drawn alone into its colour photo ranks first on mean rank (1.91 against 2.14, 2.42 and 3.52), level with `fx_engrave` head to head (53 to 52) but behind it on faces of 80 px or less (28 to 37); like for like, each peer's face alone, ink ranks first (1.23); with the whole photo drawn (`--background-filter ink`) ink ranks ahead of `fx_engrave`."
+    public let judged: String? = "Judged blind against G'MIC's `fx_engrave`, `hardsketchbw` and `sketchbw` on 21 faces (13 of 80 px or less), each run on the whole photo: a face drawn alone into its colour photo ranks first on mean rank (1.85 against 2.31, 2.47 and 3.37), ahead of `fx_engrave` head to head (64 to 41) and on faces of 80 px or less (36 to 29, where it had trailed 28 to 37 before its small faces' hatching was made finer); like for like, each peer's face alone, ink ranks first (1.23); with the whole photo drawn (`--background-filter ink`) ink ranks ahead of `fx_engrave`."
     public let parameters: [FilterParameter] = [
         FilterParameter("line", .number(range: 0.001...0.012, defaultValue: 0.0035),
                         "Line width as a fraction of the face size."),
