@@ -126,11 +126,12 @@ void contrastRow(const unsigned char *in, const float *gain, const float *level,
     }
 }
 
-/// How much of an exposure a drawing is matched at, per pixel of its reduced copy `small`: 1
-/// inside `region` (8-bit, the drawing's size) from `ramp` pixels in from its edge, 0 at the
-/// edge (where its matte is half), smooth between: twice the region blurred over half the
-/// ramp, less one. NULL or no ramp: 1 everywhere.
-cv::Mat exposureShares(const unsigned char *region, int width, int height, float ramp, cv::Size small, double factor) {
+/// How far inside its region each pixel of a drawing's reduced copy `small` lies (how much of
+/// an exposure it is matched at, how much of its own tone it keeps): 1 inside `region` (8-bit,
+/// the drawing's size) from `ramp` pixels in from its edge, 0 at the edge (where its matte is
+/// half), smooth between: twice the region blurred over half the ramp, less one. NULL or no
+/// ramp: 1 everywhere.
+cv::Mat insideShares(const unsigned char *region, int width, int height, float ramp, cv::Size small, double factor) {
     if (!region || !(ramp > 0)) return cv::Mat(small, CV_32F, cv::Scalar(1));
     cv::Mat full(height, width, CV_8U, const_cast<unsigned char *>(region)), reduced;
     reducedByArea(full, reduced, small);
@@ -141,7 +142,7 @@ cv::Mat exposureShares(const unsigned char *region, int width, int height, float
 
 void toneMatch(const unsigned char *drawingBytes, const unsigned char *photoBytes, int width, int height,
                float reach, float paperLift, float paperChroma, float shadowContrast, float exposure,
-               const unsigned char *region, float regionRamp, unsigned char *outBytes) {
+               const unsigned char *region, float regionRamp, float ownTone, unsigned char *outBytes) {
     checkImage(drawingBytes, width, height);
     checkImage(photoBytes, width, height);
     double sigma = std::max(1.0f, reach);
@@ -173,7 +174,7 @@ void toneMatch(const unsigned char *drawingBytes, const unsigned char *photoByte
     // `exposure`, up to white), inside the region; at its edge as it is, where the drawing
     // meets the photo.
     if (exposure != 1) {
-        const cv::Mat shares = exposureShares(region, width, height, regionRamp, small, factor);
+        const cv::Mat shares = insideShares(region, width, height, regionRamp, small, factor);
         for (int y = 0; y < small.height; y++)
             for (int x = 0; x < small.width; x++) {
                 double &l = photoL.at<double>(y, x);
@@ -195,6 +196,18 @@ void toneMatch(const unsigned char *drawingBytes, const unsigned char *photoByte
             paperOf.at<float>(y, x) = float(paper);
             level.at<float>(y, x) = float(drawnLevel.at<double>(y, x));
         }
+    // A drawing that keeps its own lightness inside its region (a carving's one material, lit
+    // as carved): its gain goes from the match at the region's edge to `ownTone` of the way to
+    // none (1) at the ramp's end, so it still meets the photo at the photo's lightness.
+    if (ownTone > 0) {
+        const cv::Mat shares = insideShares(region, width, height, regionRamp, small, factor);
+        for (int y = 0; y < small.height; y++)
+            for (int x = 0; x < small.width; x++) {
+                float &g = gain.at<float>(y, x);
+                const float kept = ownTone * shares.at<float>(y, x);
+                g = g * (1 - kept) + kept;
+            }
+    }
     cv::Mat enlarged;
     cv::resize(gain, enlarged, cv::Size(width, height), 0, 0, cv::INTER_CUBIC);
     if (shadowContrast > 0) {
@@ -225,11 +238,14 @@ void toneMatch(const unsigned char *drawingBytes, const unsigned char *photoByte
 
 extern "C" int sk_tone_match(const unsigned char *drawing, const unsigned char *photo, int width, int height,
                              float reach, float paper_lift, float paper_chroma, float shadow_contrast, float exposure,
-                             const unsigned char *region, float region_ramp, unsigned char *out, char *error, int error_size) {
+                             const unsigned char *region, float region_ramp, float own_tone, unsigned char *out, char *error,
+                             int error_size) {
     return guarded(error, error_size, [&] {
         if (!(shadow_contrast >= 0)) throw std::invalid_argument("tone match: shadow contrast must not be negative");
         if (!(exposure > 0) || !std::isfinite(exposure)) throw std::invalid_argument("tone match: the exposure must be positive");
         if (!(region_ramp >= 0) || !std::isfinite(region_ramp)) throw std::invalid_argument("tone match: the region's ramp must not be negative");
-        toneMatch(drawing, photo, width, height, reach, paper_lift, paper_chroma, shadow_contrast, exposure, region, region_ramp, out);
+        if (!(own_tone >= 0 && own_tone <= 1)) throw std::invalid_argument("tone match: the own tone kept must be 0...1");
+        toneMatch(drawing, photo, width, height, reach, paper_lift, paper_chroma, shadow_contrast, exposure, region, region_ramp,
+                  own_tone, out);
     });
 }

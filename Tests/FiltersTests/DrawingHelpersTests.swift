@@ -158,6 +158,38 @@ import Vips
                                                      lifted) == 0)
     }
 
+    /// A drawing that keeps its own tone (`ownTone`, a carving's one material) is as drawn inside
+    /// its region from the ramp's end in, and matched to the photo at the region's edge and
+    /// outside it: a pale stone face in a dark photo, that meets the photo at its lightness.
+    @Test func toneMatchKeepsADrawingsOwnToneInsideItsRegion() throws {
+        func lightness(_ image: VipsImage, x: Int, y: Int) throws -> Double {
+            try self.lightness(image.crop(x: x - 2, y: y - 2, width: 5, height: 5))
+        }
+        let side = 160
+        let drawing = try FilterBench.flat(200, size: side), dark = try FilterBench.flat(40, size: side)
+        let coords = try VipsImage.coordinates(width: side, height: side).linear(1, -80)
+        let squared = try coords.multiply(coords)
+        let radius = try squared.extractBands(0).add(squared.extractBands(1)).math2("pow", constant: [0.5])
+        let region = try radius.linear(-16, 60 * 16 + 127.5).cast(.uchar)
+        let ramp = 30.0
+        let matched = try ToneMatch.apply(drawing, like: dark, reach: 8)
+        let kept = try ToneMatch.apply(drawing, like: dark, reach: 8, region: region, regionRamp: ramp, ownTone: 1)
+        let own = try lightness(drawing, x: 80, y: 80), none = try lightness(matched, x: 80, y: 80)
+        let middle = try lightness(kept, x: 80, y: 80), rim = try lightness(kept, x: 140, y: 80)
+        let halfway = try lightness(kept, x: 125, y: 80), outside = try lightness(kept, x: 8, y: 8)
+        print("own tone kept through a disc: L \(middle) in the middle, \(halfway) half the ramp in, \(rim) at the rim, \(outside) outside; as drawn \(own), matched \(none)")
+        #expect(own > none + 30)
+        #expect(abs(middle - own) < 1, "the middle is as drawn: \(middle) against \(own)")
+        #expect(abs(rim - none) < 2, "the rim meets the photo: \(rim) against \(none)")
+        #expect(abs(outside - none) < 1)
+        #expect(halfway > none + 5 && halfway < own - 5, "\(halfway) between \(none) and \(own)")
+        // Half of it kept: half-way in gain, inside; none kept: matched all through.
+        let half = try lightness(ToneMatch.apply(drawing, like: dark, reach: 8, region: region, regionRamp: ramp, ownTone: 0.5), x: 80, y: 80)
+        #expect(half > none + 5 && half < own - 5, "\(half) between \(none) and \(own)")
+        #expect(try PixelStats.maxAbsoluteDifference(ToneMatch.apply(drawing, like: dark, reach: 8, region: region, regionRamp: ramp, ownTone: 0),
+                                                     matched) == 0)
+    }
+
     /// Where the match darkens a grey drawing (a dark room, dark skin), `shadowContrast` keeps
     /// its strokes legible: their contrast about the local mean is raised, not scaled down with
     /// it to a murky grey; its mean stays near the photo's. Where the match lightens, and for a

@@ -305,11 +305,14 @@ int sk_paper_grain(const unsigned char *noise, int noise_side, int noise_x, int 
  * picture's drawing is made at a normal exposure). With `region` (8-bit, width x height: the
  * matte the drawing is laid in through), the exposure rises from none at the region's edge
  * (where the matte is half) to all of it `region_ramp` pixels inside, so the drawing meets the
- * photo at the photo's own lightness; NULL (or a ramp of 0): all of it everywhere. Writes RGB
- * into `out`. */
+ * photo at the photo's own lightness; NULL (or a ramp of 0): all of it everywhere. `own_tone`
+ * (0...1): how much of the drawing's own lightness is kept inside the region, rising over the
+ * same ramp from none at its edge (0: matched everywhere; 1: as drawn from the ramp's end in; a
+ * carving's one material). Writes RGB into `out`. */
 int sk_tone_match(const unsigned char *drawing, const unsigned char *photo, int width, int height,
                   float reach, float paper_lift, float paper_chroma, float shadow_contrast, float exposure,
-                  const unsigned char *region, float region_ramp, unsigned char *out, char *error, int error_size);
+                  const unsigned char *region, float region_ramp, float own_tone, unsigned char *out, char *error,
+                  int error_size);
 
 /* `in` (packed 8-bit, `bands` 1 to 4, width x height) resampled to out_width x out_height into
  * `out`: reduced by area (each pixel the mean of what it covers), enlarged bicubic; pixel

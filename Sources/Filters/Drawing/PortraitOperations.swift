@@ -120,13 +120,14 @@ public enum PortraitOperations {
 
     /// `drawing`'s lightness matched to `photo`'s (both 3-band 8-bit, the same size), the photo
     /// taken as if exposed `exposure` times as long, inside `region` (an 8-bit matte of the same
-    /// size) from `regionRamp` pixels in from its edge, and as it is at the edge: `sk_tone_match`.
+    /// size) from `regionRamp` pixels in from its edge, and as it is at the edge; `ownTone` of
+    /// the drawing's own lightness kept inside it over the same ramp: `sk_tone_match`.
     static func toneMatch(_ drawing: VipsImage, like photo: VipsImage, reach: Double, paperLift: Double,
                           paperChroma: Double, shadowContrast: Double, exposure: Double,
-                          region: VipsImage? = nil, regionRamp: Double = 0) throws -> VipsImage {
+                          region: VipsImage? = nil, regionRamp: Double = 0, ownTone: Double = 0) throws -> VipsImage {
         let drawn = try drawing.cast(.uchar).pixels(), model = try photo.cast(.uchar).pixels()
         var matte: [UInt8]?
-        if let region, exposure != 1, regionRamp > 0 {
+        if let region, exposure != 1 || ownTone > 0, regionRamp > 0 {
             guard region.width == drawing.width, region.height == drawing.height else {
                 throw VipsError(operation: "tone match", message: "the region and the drawing differ in size")
             }
@@ -136,7 +137,8 @@ public enum PortraitOperations {
         return try output(width: drawing.width, height: drawing.height, bands: 3, operation: "tone match") { out, error, size in
             let run = { (region: UnsafePointer<UInt8>?) in
                 sk_tone_match(drawn, model, Int32(drawing.width), Int32(drawing.height), Float(reach), Float(paperLift),
-                              Float(paperChroma), Float(shadowContrast), Float(exposure), region, Float(regionRamp), out, error, size)
+                              Float(paperChroma), Float(shadowContrast), Float(exposure), region, Float(regionRamp),
+                              Float(ownTone), out, error, size)
             }
             guard let matte else { return run(nil) }
             return matte.withUnsafeBufferPointer { run($0.baseAddress) }

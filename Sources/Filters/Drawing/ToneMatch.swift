@@ -38,17 +38,20 @@ public enum ToneMatch {
     /// made at a normal exposure). `region`: the matte the drawing is laid in through; the
     /// exposure then rises from none at its edge to all of it `regionRamp` pixels inside, so an
     /// under-exposed photo's drawing meets the photo at the photo's own lightness (nil: all of
-    /// it everywhere).
+    /// it everywhere). `ownTone`: how much of the drawing's own lightness it keeps inside
+    /// `region`, rising over the same ramp from none at its edge (a carving's one material, lit
+    /// as carved, that still meets the photo at the photo's lightness).
     public static func apply(_ drawing: VipsImage, like photo: VipsImage, reach: Double,
                              paperLift: Double = ToneMatch.paperLift, shadowContrast: Double = 0,
-                             exposure: Double = 1, region: VipsImage? = nil, regionRamp: Double = 0) throws -> VipsImage {
+                             exposure: Double = 1, region: VipsImage? = nil, regionRamp: Double = 0,
+                             ownTone: Double = 0) throws -> VipsImage {
         let drawn = try rgb(drawing), model = try rgb(photo)
         guard drawn.width == model.width, drawn.height == model.height else {
             throw VipsError(operation: "tone match", message: "the photo and the drawing differ in size")
         }
         return try PortraitOperations.toneMatch(drawn, like: model, reach: reach, paperLift: paperLift, paperChroma: paperChroma,
                                                 shadowContrast: shadowContrast, exposure: exposure,
-                                                region: region, regionRamp: regionRamp)
+                                                region: region, regionRamp: regionRamp, ownTone: ownTone)
     }
 
     /// Three 8-bit bands: a grey image repeated, an alpha band dropped.

@@ -43,6 +43,12 @@ public protocol SketchFilter: Sendable {
     /// photo's darkness).
     var shadowContrast: Double { get }
 
+    /// For styles that take the photo's tone: how much of their own lightness they keep inside
+    /// their region (`ToneMatch`'s `ownTone`), rising from none at its edge, where they still
+    /// meet the photo's lightness (0, the default: matched all through; 1: a carving's one
+    /// material, lit as carved).
+    var ownTone: Double { get }
+
     /// True for styles whose strokes and textures are sized to the face (the drawings, cartoon,
     /// relief): the compositor runs them on a copy of the crop resized so the face is 100 to
     /// 300 pixels across (`FilterContext.photoPixel` says by how much). False (the default)
@@ -61,6 +67,7 @@ extension SketchFilter {
     public var takesPhotoTone: Bool { false }
     public var paperLift: Double { ToneMatch.paperLift }
     public var shadowContrast: Double { 0 }
+    public var ownTone: Double { 0 }
     public var scalesWithFace: Bool { false }
 }
 

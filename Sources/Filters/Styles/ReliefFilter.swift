@@ -44,6 +44,12 @@ public struct ReliefFilter: SketchFilter {
     public init() {}
 
     public var takesPhotoTone: Bool { true }
+    /// One material, lit as carved: the photo's lightness only where the carving meets the photo.
+    /// Matched all through (as the drawings are), the carving took the photo's dark hair, its
+    /// shadows and a dim room's dimness back and was judged "a desaturated photo", "a sepia
+    /// tint"; kept as carved it was preferred 91 to 14, and with its edge matched to the photo
+    /// it still sits in a dark room (docs/look-panel.md).
+    public var ownTone: Double { 1 }
     public var scalesWithFace: Bool { true }
 
     public func apply(to crop: VipsImage, settings: FilterSettings, context: FilterContext) throws -> VipsImage {

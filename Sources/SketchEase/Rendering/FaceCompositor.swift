@@ -290,7 +290,8 @@ public struct FaceCompositor: Sendable {
             let surroundings = try behind.map(part) ?? source
             filtered = try ToneMatch.apply(filtered, like: surroundings, reach: 0.12 * max(faceSize, 1), paperLift: filter.paperLift,
                                            shadowContrast: filter.shadowContrast, exposure: behind == nil ? exposure : 1,
-                                           region: region, regionRamp: ToneMatch.exposureRamp * max(faceSize, 1))
+                                           region: region, regionRamp: ToneMatch.exposureRamp * max(faceSize, 1),
+                                           ownTone: filter.ownTone)
         }
         return (filtered, region, reached)
     }
