@@ -19,7 +19,7 @@ public struct ReliefFilter: SketchFilter {
     public let id = "relief"
     public let name = "Relief"
     public let summary = "Relief carving: matte clay (harmonics, the default) or a polished medal under raking light (phong)."
-    public let judged: String? = "Judged blind against ImageMagick's `-shade` on 21 faces (13 of 80 px or less), each run on the whole photo: a face carved alone into its colour photo, as matte clay, ranks behind it (1.69 against 1.31; 33 to 72, on faces of 80 px or less 19 to 46), \"a face mask on a colour photo\" against a relief of the whole picture; as a polished medal (`lighting phong`) it lost 23 to 82; with the whole photo carved (`--background-filter relief`) relief ranks first."
+    public let judged: String? = "Judged blind against ImageMagick's `-shade` on 21 faces (13 of 80 px or less), run on the whole photo: a face carved alone into its colour photo in one stone (as carved inside, met to the photo at its edge) ranks first, 1.06 against 1.94 (99 to 6; on faces of 80 px or less 60 to 5); matched to the photo's lightness all through it had read as \"a desaturated photo\" and lost 33 to 72."
     public let parameters: [FilterParameter] = [
         // Matte clay by default: a blind A/B on the 21 panel faces preferred it to the polished
         // medal 89 to 16 (faces of 80 px or less 58 to 7), where the medal's highlights and cast
