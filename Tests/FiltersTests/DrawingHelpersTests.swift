@@ -8,6 +8,33 @@ import Vips
     /// The mean CIELAB lightness of an image.
     private func lightness(_ image: VipsImage) throws -> Double { try image.colourspace(.lab).extractBands(0).average() }
 
+    /// The mean lightness of the 5 × 5 pixels about (x, y).
+    private func lightness(_ image: VipsImage, x: Int, y: Int) throws -> Double {
+        try lightness(image.crop(x: x - 2, y: y - 2, width: 5, height: 5))
+    }
+
+    /// A 160 × 160 matte of a disc of radius 60 about the middle, half at the rim, from 0 to 255
+    /// over the 16 px across it: a region a drawing is laid in through.
+    private func disc() throws -> VipsImage {
+        let coords = try VipsImage.coordinates(width: 160, height: 160).linear(1, -80)
+        let squared = try coords.multiply(coords)
+        let radius = try squared.extractBands(0).add(squared.extractBands(1)).math2("pow", constant: [0.5])
+        return try radius.linear(-16, 60 * 16 + 127.5).cast(.uchar)
+    }
+
+    /// A tone match laid through `disc()` with a ramp of 30 px: `inside` (CIELAB L) in the
+    /// middle, `outside` at the rim and beyond it, and half the ramp in strictly between (by
+    /// `margin`).
+    private func expectRamp(_ image: VipsImage, from inside: Double, to outside: Double, margin: Double, _ what: String) throws {
+        let middle = try lightness(image, x: 80, y: 80), halfway = try lightness(image, x: 125, y: 80)
+        let rim = try lightness(image, x: 140, y: 80), beyond = try lightness(image, x: 8, y: 8)
+        print("\(what) through a disc: L \(middle) in the middle, \(halfway) half the ramp in, \(rim) at the rim, \(beyond) outside; \(inside) inside, \(outside) outside")
+        #expect(abs(middle - inside) < 1, "\(what): the middle \(middle) against \(inside)")
+        #expect(abs(rim - outside) < 2, "\(what): the rim meets the photo, \(rim) against \(outside)")
+        #expect(abs(beyond - outside) < 1)
+        #expect(halfway > outside + margin && halfway < inside - margin, "\(what): \(halfway) between \(outside) and \(inside)")
+    }
+
     /// A one-band float ramp: x / (width - 1) * span + offset.
     private func ramp(width: Int = 256, height: Int = 8, span: Double, offset: Double) throws -> VipsImage {
         try VipsImage.coordinates(width: width, height: height).extractBands(0).linear(span / Double(width - 1), offset)
@@ -127,30 +154,15 @@ import Vips
     /// under-exposed photo's drawing meets the photo at the photo's own lightness, where it
     /// had lifted the backdrop and hair its region took in to a glow around the head.
     @Test func toneMatchAtAnExposureMeetsThePhotoAtItsRegionsEdge() throws {
-        func lightness(_ image: VipsImage, x: Int, y: Int) throws -> Double {
-            try self.lightness(image.crop(x: x - 2, y: y - 2, width: 5, height: 5))
-        }
-        let side = 160
-        let drawing = try FilterBench.flat(128, size: side), dark = try FilterBench.flat(40, size: side)
-        // A disc of radius 60 about the middle, its matte half at the rim, from 0 to 255 over
-        // the 16 px across it.
-        let coords = try VipsImage.coordinates(width: side, height: side).linear(1, -80)
-        let squared = try coords.multiply(coords)
-        let radius = try squared.extractBands(0).add(squared.extractBands(1)).math2("pow", constant: [0.5])
-        let region = try radius.linear(-16, 60 * 16 + 127.5).cast(.uchar)
-        let ramp = 30.0
+        let drawing = try FilterBench.flat(128, size: 160), dark = try FilterBench.flat(40, size: 160)
+        let region = try disc(), ramp = 30.0
         let lifted = try ToneMatch.apply(drawing, like: dark, reach: 8, exposure: 3)
         let asItIs = try ToneMatch.apply(drawing, like: dark, reach: 8)
         let met = try ToneMatch.apply(drawing, like: dark, reach: 8, exposure: 3, region: region, regionRamp: ramp)
-        let middle = try lightness(met, x: 80, y: 80), rim = try lightness(met, x: 140, y: 80)
-        let halfway = try lightness(met, x: 125, y: 80), outside = try lightness(met, x: 8, y: 8)
         let full = try lightness(lifted, x: 80, y: 80), none = try lightness(asItIs, x: 80, y: 80)
-        print("at 3 x the exposure through a disc: L \(middle) in the middle, \(halfway) half the ramp in, \(rim) at the rim, \(outside) outside; lifted everywhere \(full), as it is \(none)")
         #expect(full > none + 10)
-        #expect(abs(middle - full) < 1, "the middle is drawn at the exposure: \(middle) against \(full)")
-        #expect(abs(rim - none) < 2, "the rim meets the photo as it is: \(rim) against \(none)")
-        #expect(abs(outside - none) < 1)
-        #expect(halfway > none + 2 && halfway < full - 2, "\(halfway) between \(none) and \(full)")
+        // Drawn at the exposure in the middle, meeting the photo as it is at the rim.
+        try expectRamp(met, from: full, to: none, margin: 2, "at 3 x the exposure")
         // At no exposure, or with no ramp, the region changes nothing.
         #expect(try PixelStats.maxAbsoluteDifference(ToneMatch.apply(drawing, like: dark, reach: 8, region: region, regionRamp: ramp),
                                                      asItIs) == 0)
@@ -162,27 +174,14 @@ import Vips
     /// its region from the ramp's end in, and matched to the photo at the region's edge and
     /// outside it: a pale stone face in a dark photo, that meets the photo at its lightness.
     @Test func toneMatchKeepsADrawingsOwnToneInsideItsRegion() throws {
-        func lightness(_ image: VipsImage, x: Int, y: Int) throws -> Double {
-            try self.lightness(image.crop(x: x - 2, y: y - 2, width: 5, height: 5))
-        }
-        let side = 160
-        let drawing = try FilterBench.flat(200, size: side), dark = try FilterBench.flat(40, size: side)
-        let coords = try VipsImage.coordinates(width: side, height: side).linear(1, -80)
-        let squared = try coords.multiply(coords)
-        let radius = try squared.extractBands(0).add(squared.extractBands(1)).math2("pow", constant: [0.5])
-        let region = try radius.linear(-16, 60 * 16 + 127.5).cast(.uchar)
-        let ramp = 30.0
+        let drawing = try FilterBench.flat(200, size: 160), dark = try FilterBench.flat(40, size: 160)
+        let region = try disc(), ramp = 30.0
         let matched = try ToneMatch.apply(drawing, like: dark, reach: 8)
         let kept = try ToneMatch.apply(drawing, like: dark, reach: 8, region: region, regionRamp: ramp, ownTone: 1)
         let own = try lightness(drawing, x: 80, y: 80), none = try lightness(matched, x: 80, y: 80)
-        let middle = try lightness(kept, x: 80, y: 80), rim = try lightness(kept, x: 140, y: 80)
-        let halfway = try lightness(kept, x: 125, y: 80), outside = try lightness(kept, x: 8, y: 8)
-        print("own tone kept through a disc: L \(middle) in the middle, \(halfway) half the ramp in, \(rim) at the rim, \(outside) outside; as drawn \(own), matched \(none)")
         #expect(own > none + 30)
-        #expect(abs(middle - own) < 1, "the middle is as drawn: \(middle) against \(own)")
-        #expect(abs(rim - none) < 2, "the rim meets the photo: \(rim) against \(none)")
-        #expect(abs(outside - none) < 1)
-        #expect(halfway > none + 5 && halfway < own - 5, "\(halfway) between \(none) and \(own)")
+        // As drawn in the middle, matched to the photo at the rim.
+        try expectRamp(kept, from: own, to: none, margin: 5, "its own tone kept")
         // Half of it kept: half-way in gain, inside; none kept: matched all through.
         let half = try lightness(ToneMatch.apply(drawing, like: dark, reach: 8, region: region, regionRamp: ramp, ownTone: 0.5), x: 80, y: 80)
         #expect(half > none + 5 && half < own - 5, "\(half) between \(none) and \(own)")
