@@ -170,11 +170,12 @@ void toneMatch(const unsigned char *drawingBytes, const unsigned char *photoByte
         }
     double s = sigma / factor;
     photoL = smoothed(photoL, s);
+    // How far inside its region each reduced pixel lies: for the exposure and the own tone.
+    const cv::Mat shares = exposure != 1 || ownTone > 0 ? insideShares(region, width, height, regionRamp, small, factor) : cv::Mat();
     // The photo as a longer exposure would have taken it (its local means' luminance times
     // `exposure`, up to white), inside the region; at its edge as it is, where the drawing
     // meets the photo.
     if (exposure != 1) {
-        const cv::Mat shares = insideShares(region, width, height, regionRamp, small, factor);
         for (int y = 0; y < small.height; y++)
             for (int x = 0; x < small.width; x++) {
                 double &l = photoL.at<double>(y, x);
@@ -200,7 +201,6 @@ void toneMatch(const unsigned char *drawingBytes, const unsigned char *photoByte
     // as carved): its gain goes from the match at the region's edge to `ownTone` of the way to
     // none (1) at the ramp's end, so it still meets the photo at the photo's lightness.
     if (ownTone > 0) {
-        const cv::Mat shares = insideShares(region, width, height, regionRamp, small, factor);
         for (int y = 0; y < small.height; y++)
             for (int x = 0; x < small.width; x++) {
                 float &g = gain.at<float>(y, x);
